@@ -1,0 +1,1 @@
+"""Subcommands of `sheetscan`: each module is one command (see `sheetscan.cli`)."""

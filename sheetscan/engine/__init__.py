@@ -1,0 +1,1 @@
+"""The Preferans engine: deal, auction, talon, whisting, play and raspasy, with bots."""
