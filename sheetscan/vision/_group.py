@@ -1,0 +1,311 @@
+"""Grouping ink blobs into written numbers, in a frame where the writing runs left to right.
+
+Everything here works on the connected blobs of one zone's ink after the zone has been turned so that
+its numbers read normally (x to the right, y down). Pure geometry on boxes and small masks:
+
+- a zone's digit height is the typical height of its blobs (dots and specks aside);
+- rows: blobs whose vertical middles lie within about half a digit height of each other;
+- dots: blobs much smaller than a digit, sitting in the lower part of a row; they separate numbers;
+- glyphs: blobs of one row that overlap horizontally (a digit broken by a faint stroke, a 4 or a 5
+  written in two strokes) are one glyph;
+- numbers: glyphs between dots, or separated by a gap wider than a digit's width;
+- digits: each glyph is a digit, except glyphs much wider than a digit, which are touching digits and
+  are cut at the columns with the least ink.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Mask = npt.NDArray[np.uint8]
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One connected piece of ink: its label in the zone's label image and its box."""
+
+    label: int
+    x: int
+    y: int
+    w: int
+    h: int
+    area: int
+    crossed: bool = False
+
+    @property
+    def cx(self) -> float:
+        """Middle of the box, horizontally."""
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        """Middle of the box, vertically."""
+        return self.y + self.h / 2
+
+    @property
+    def right(self) -> int:
+        """One past the box's last column."""
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> int:
+        """One past the box's last row."""
+        return self.y + self.h
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """Blobs read as one or more digits (more when digits touch)."""
+
+    blobs: tuple[Blob, ...]
+
+    @property
+    def box(self) -> Box:
+        """The union box (x, y, w, h)."""
+        return union_box(self.blobs)
+
+    @property
+    def crossed(self) -> bool:
+        """Whether a strike runs through most of this glyph's ink."""
+        crossed = sum(b.area for b in self.blobs if b.crossed)
+        return crossed * 2 > sum(b.area for b in self.blobs)
+
+
+@dataclass(frozen=True)
+class Group:
+    """One written number: its glyphs left to right and the row it sits in."""
+
+    glyphs: tuple[Glyph, ...]
+    row: int
+
+    @property
+    def box(self) -> Box:
+        """The union box of all its ink."""
+        return union_box(tuple(b for g in self.glyphs for b in g.blobs))
+
+    @property
+    def labels(self) -> tuple[int, ...]:
+        """Labels of every blob of the number."""
+        return tuple(b.label for g in self.glyphs for b in g.blobs)
+
+    @property
+    def crossed(self) -> bool:
+        """A number is crossed out when a strike runs through most of its glyphs."""
+        return sum(g.crossed for g in self.glyphs) * 2 > len(self.glyphs)
+
+
+def union_box(blobs: tuple[Blob, ...]) -> Box:
+    """The smallest box (x, y, w, h) holding every blob."""
+    x0 = min(b.x for b in blobs)
+    y0 = min(b.y for b in blobs)
+    x1 = max(b.right for b in blobs)
+    y1 = max(b.bottom for b in blobs)
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def blobs_of(labels_stats: npt.NDArray[np.int32], *, crossed: frozenset[int] = frozenset()) -> list[Blob]:
+    """Blobs from OpenCV's component statistics (row 0, the background, is skipped)."""
+    return [
+        Blob(label=i, x=int(s[0]), y=int(s[1]), w=int(s[2]), h=int(s[3]), area=int(s[4]),
+             crossed=i in crossed)
+        for i, s in enumerate(labels_stats)
+        if i > 0
+    ]
+
+
+def digit_height(blobs: list[Blob]) -> float:
+    """The typical height of a digit among `blobs`: dots, specks and strikes barely move it."""
+    if not blobs:
+        return 0.0
+    heights = np.array([b.h for b in blobs], dtype=np.float64)
+    tall = heights[heights >= 0.5 * np.percentile(heights, 90)]
+    return float(np.median(tall))
+
+
+def is_dot(blob: Blob, *, height: float, stroke: float) -> bool:
+    """A blob small enough to be the dot between two numbers (not a digit, not a speck)."""
+    if blob.crossed:  # what is left of a crossed-out digit once its strike is erased
+        return False
+    small = max(blob.w, blob.h) < 0.42 * height
+    return small and blob.area >= max(2.0, 0.25 * stroke * stroke)
+
+
+def is_speck(blob: Blob, *, height: float, stroke: float) -> bool:
+    """A blob too small to be a dot: paper grain, a sensor's noise."""
+    if blob.crossed:
+        return blob.area < 0.25 * stroke * stroke
+    return max(blob.w, blob.h) < 0.42 * height and not is_dot(blob, height=height, stroke=stroke)
+
+
+def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float = 0.8) -> list[Group]:
+    """Group a zone's blobs into numbers in the order they were written (rows top down, left to right).
+
+    `height` is the zone's digit height, `stroke` the pen's width; numbers are split at dots and at
+    gaps wider than `gap` × `height`.
+    """
+    if height <= 0:
+        return []
+    marks = [b for b in blobs if not is_speck(b, height=height, stroke=stroke)]
+    dots = [b for b in marks if is_dot(b, height=height, stroke=stroke)]
+    digits = [b for b in marks if not is_dot(b, height=height, stroke=stroke)]
+    rows = _rows(digits, height=height)
+    groups: list[Group] = []
+    for index, row in enumerate(rows):
+        top = min(b.y for b in row)
+        bottom = max(b.bottom for b in row)
+        row_dots = [d for d in dots if top + 0.3 * (bottom - top) <= d.cy <= bottom + 0.35 * height]
+        glyphs = _glyphs(sorted(row, key=lambda b: b.x), height=height)
+        for glyph_run in _split_at_dots(glyphs, row_dots, height=height, gap=gap):
+            groups.append(Group(glyphs=tuple(glyph_run), row=index))
+    return groups
+
+
+def _rows(blobs: list[Blob], *, height: float) -> list[list[Blob]]:
+    """Blobs in rows, top row first: a blob joins the row whose middle is within half a digit."""
+    rows: list[list[Blob]] = []
+    middles: list[float] = []
+    # Tallest first, so rows are seeded by whole digits rather than by fragments.
+    for blob in sorted(blobs, key=lambda b: -b.h):
+        best = -1
+        best_distance = 0.55 * height
+        for i, middle in enumerate(middles):
+            distance = abs(blob.cy - middle)
+            if distance < best_distance:
+                best, best_distance = i, distance
+        if best < 0:
+            rows.append([blob])
+            middles.append(blob.cy)
+        else:
+            rows[best].append(blob)
+            member_heights = [b.h for b in rows[best]]
+            # The row's middle follows its full-height members only.
+            tall = [b.cy for b in rows[best] if b.h >= 0.6 * max(member_heights)]
+            middles[best] = float(np.median(tall))
+    order = np.argsort(middles)
+    return [rows[i] for i in order]
+
+
+def _glyphs(row: list[Blob], *, height: float) -> list[Glyph]:
+    """Blobs of one row (left to right) joined into glyphs where they overlap horizontally."""
+    glyphs: list[list[Blob]] = []
+    for blob in row:
+        if glyphs:
+            current = glyphs[-1]
+            x0 = min(b.x for b in current)
+            x1 = max(b.right for b in current)
+            overlap = min(x1, blob.right) - max(x0, blob.x)
+            narrow = min(x1 - x0, blob.w)
+            small = blob.area < 0.15 * max(b.area for b in current) and blob.x - x1 < 0.12 * height
+            if overlap >= 0.4 * narrow or small:
+                current.append(blob)
+                continue
+        glyphs.append([blob])
+    return [Glyph(blobs=tuple(g)) for g in glyphs]
+
+
+def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float, gap: float) -> list[list[Glyph]]:
+    """Runs of glyphs between dots and wide gaps."""
+    runs: list[list[Glyph]] = []
+    for glyph in glyphs:
+        if runs:
+            previous = runs[-1][-1].box
+            box = glyph.box
+            left, right = previous[0] + previous[2], box[0]
+            dotted = any(left - 0.15 * height <= d.cx <= right + 0.15 * height for d in dots)
+            if not dotted and right - left <= gap * height:
+                runs[-1].append(glyph)
+                continue
+        runs.append([glyph])
+    return runs
+
+
+def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, wide: float = 1.2) -> list[Box]:
+    """The digit boxes of a glyph, left to right: one, or several where touching digits are cut.
+
+    A glyph wider than `wide` × `height` holds about width / (0.7 × height) digits; it is cut at the
+    columns with the least ink near the evenly spaced cut points.
+    """
+    x, y, w, h = glyph.box
+    if w <= wide * height or h == 0:
+        return [(x, y, w, h)]
+    count = max(2, round(w / (0.7 * height)))
+    piece = mask[y:y + h, x:x + w] > 0
+    profile = piece.sum(axis=0).astype(np.float64)
+    profile = np.convolve(profile, np.ones(3) / 3, mode="same")
+    cuts = [0]
+    window = max(1, int(0.2 * height))
+    for i in range(1, count):
+        centre = round(i * w / count)
+        lo, hi = max(cuts[-1] + 1, centre - window), min(w - 1, centre + window)
+        cuts.append(lo + int(np.argmin(profile[lo:hi + 1])) if hi > lo else centre)
+    cuts.append(w)
+    boxes: list[Box] = []
+    for a, b in itertools.pairwise(cuts):
+        rows = np.flatnonzero(piece[:, a:b].any(axis=1))
+        if rows.size == 0 or b <= a:
+            continue
+        boxes.append((x + a, y + int(rows[0]), b - a, int(rows[-1] - rows[0] + 1)))
+    return boxes or [(x, y, w, h)]
+
+
+def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float) -> list[Box]:
+    """Long, nearly level strokes through written numbers (crossing out), as segments (x0, y0, x1, y1).
+
+    Only blobs wider than a digit are looked at: a strike joins the digits it crosses, or is itself
+    longer than any digit. A segment counts when it is at least 1.2 digit heights long and within 30°
+    of the writing direction.
+    """
+    segments: list[Box] = []
+    length = 1.2 * height
+    for blob in blobs:
+        if blob.w < length:
+            continue
+        piece = np.where(mask[blob.y:blob.bottom, blob.x:blob.right] > 0, 255, 0).astype(np.uint8)
+        lines = cv2.HoughLinesP(piece, 1, np.pi / 180, threshold=max(8, int(0.5 * length)),
+                                minLineLength=int(length), maxLineGap=max(2, round(stroke)))
+        if lines is None:
+            continue
+        best: tuple[int, int, int, int] | None = None
+        best_length = 0.0
+        for x0, y0, x1, y1 in np.asarray(lines).reshape(-1, 4):
+            dx, dy = float(x1 - x0), float(y1 - y0)
+            if abs(dy) > 0.58 * abs(dx):  # steeper than 30°
+                continue
+            if dx * dx + dy * dy > best_length:
+                best_length = dx * dx + dy * dy
+                best = (int(x0) + blob.x, int(y0) + blob.y, int(x1) + blob.x, int(y1) + blob.y)
+        if best is not None:
+            segments.append(best)
+    return segments
+
+
+def erase_strikes(mask: Mask, segments: list[Box], *, stroke: float) -> Mask:
+    """`mask` with the strikes' pixels taken out (a band a little wider than the pen)."""
+    cleaned = mask.copy()
+    thickness = max(2, round(1.5 * stroke + 1))
+    for x0, y0, x1, y1 in segments:
+        # Extend each segment a little: Hough ends short of the stroke's rounded ends.
+        dx, dy = x1 - x0, y1 - y0
+        norm = max(1.0, float(np.hypot(dx, dy)))
+        ex, ey = round(dx / norm * thickness), round(dy / norm * thickness)
+        cv2.line(cleaned, (x0 - ex, y0 - ey), (x1 + ex, y1 + ey), 0, thickness)
+    return cleaned
+
+
+def crossed_by(blob: Blob, segments: list[Box], *, stroke: float) -> bool:
+    """Whether one of the strike segments runs through the blob's box."""
+    for x0, y0, x1, y1 in segments:
+        lo, hi = min(x0, x1), max(x0, x1)
+        if blob.right < lo or blob.x > hi:
+            continue
+        t = 0.0 if x1 == x0 else (min(max(blob.cx, lo), hi) - x0) / (x1 - x0)
+        y_at = y0 + t * (y1 - y0)
+        if blob.y - 2 * stroke <= y_at <= blob.bottom + 2 * stroke:
+            return True
+    return False
