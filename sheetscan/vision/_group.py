@@ -228,30 +228,63 @@ def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float, gap:
 def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, wide: float = 1.2) -> list[Box]:
     """The digit boxes of a glyph, left to right: one, or several where touching digits are cut.
 
-    A glyph wider than `wide` × `height` holds about width / (0.7 × height) digits; it is cut at the
-    columns with the least ink near the evenly spaced cut points.
+    A glyph wider than `wide` × `height` is cut where its column profile nearly empties (the thin
+    joint between two touching digits); when that gives no sensible pieces, it is cut into
+    width / (0.8 × height) even pieces at the columns with the least ink near the even cut points.
     """
     x, y, w, h = glyph.box
     if w <= wide * height or h == 0:
         return [(x, y, w, h)]
-    count = max(2, round(w / (0.7 * height)))
     piece = mask[y:y + h, x:x + w] > 0
     profile = piece.sum(axis=0).astype(np.float64)
-    profile = np.convolve(profile, np.ones(3) / 3, mode="same")
-    cuts = [0]
-    window = max(1, int(0.2 * height))
-    for i in range(1, count):
-        centre = round(i * w / count)
-        lo, hi = max(cuts[-1] + 1, centre - window), min(w - 1, centre + window)
-        cuts.append(lo + int(np.argmin(profile[lo:hi + 1])) if hi > lo else centre)
-    cuts.append(w)
+    cuts = _valley_cuts(profile, height=height)
+    widths = np.diff([0, *cuts, w])
+    if not cuts or widths.max() > 1.25 * height or widths.min() < 0.2 * height:
+        cuts = _even_cuts(profile, height=height)
     boxes: list[Box] = []
-    for a, b in itertools.pairwise(cuts):
+    for a, b in itertools.pairwise([0, *cuts, w]):
         rows = np.flatnonzero(piece[:, a:b].any(axis=1))
         if rows.size == 0 or b <= a:
             continue
         boxes.append((x + a, y + int(rows[0]), b - a, int(rows[-1] - rows[0] + 1)))
     return boxes or [(x, y, w, h)]
+
+
+def _valley_cuts(profile: npt.NDArray[np.float64], *, height: float) -> list[int]:
+    """Columns where the ink nearly stops (a joint between digits), at least a third of a digit apart."""
+    inked = profile[profile > 0]
+    if inked.size == 0:
+        return []
+    low = profile <= max(2.0, 0.3 * float(np.median(inked)))
+    cuts: list[int] = []
+    edge = 0.25 * height
+    i = 0
+    while i < len(profile):
+        if not low[i]:
+            i += 1
+            continue
+        j = i
+        while j < len(profile) and low[j]:
+            j += 1
+        cut = i + int(np.argmin(profile[i:j]))
+        if edge <= cut <= len(profile) - edge and (not cuts or cut - cuts[-1] >= 0.33 * height):
+            cuts.append(cut)
+        i = j
+    return cuts
+
+
+def _even_cuts(profile: npt.NDArray[np.float64], *, height: float) -> list[int]:
+    """Cuts into about width / (0.8 × height) pieces, each at the emptiest column near its even place."""
+    w = len(profile)
+    count = max(2, round(w / (0.8 * height)))
+    smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
+    cuts: list[int] = []
+    window = max(1, int(0.2 * height))
+    for i in range(1, count):
+        centre = round(i * w / count)
+        lo, hi = max((cuts[-1] if cuts else 0) + 1, centre - window), min(w - 1, centre + window)
+        cuts.append(lo + int(np.argmin(smooth[lo:hi + 1])) if hi > lo else centre)
+    return cuts
 
 
 def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float) -> list[Box]:

@@ -1,0 +1,427 @@
+"""Stage 5 of reading a photo: the written numbers of every zone, in the order they were written.
+
+`find_numbers(ink, zones)` turns each zone's ink into tokens: one image per written number, cut into
+digit boxes, for every writing angle the zone may be written at (the zone's own angles and each turned
+by 180°, since a sheet is often read from the other side). `read_numbers(tokens, recognizer)` lets
+the recogniser decide: for each block of a zone it reads a few numbers at every angle, keeps the angle
+whose readings are most confident and run monotonically (running totals never go back; upside-down
+totals read backwards and start with zeros), then reads all the block's numbers at that angle.
+
+Numbers are grouped along the writing direction (see `_group`): rows, then dots and wide gaps between
+numbers, then digits. A long, nearly level stroke through the digits marks a crossed-out number; it
+is erased before the digits are cut, and the number is kept with `crossed_out` set.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from sheetscan.vision import _group
+from sheetscan.vision.ink import Ink
+from sheetscan.vision.recognise import NumberImage, NumberReading, Recognizer
+
+__all__ = [
+    "CIRCLE",
+    "NumberToken",
+    "ReadNumber",
+    "SheetNumbers",
+    "Tokens",
+    "ZoneNumbers",
+    "ZoneTokens",
+    "find_numbers",
+    "read_numbers",
+]
+
+CIRCLE = -1
+"""The zone index given to the centre circle, where the pulka target is written."""
+
+Mask = npt.NDArray[np.uint8]
+Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+# How many numbers of a block are read at every candidate angle to choose the block's angle.
+_SAMPLE = 6
+
+
+class ZoneLike(Protocol):
+    """What this stage needs of a located zone (`sheetscan.vision.zones.ZoneRegion`)."""
+
+    @property
+    def index(self) -> int:
+        """Position of the zone in the scan result."""
+
+    @property
+    def polygon(self) -> Any:
+        """Outline in upright sheet pixels, a sequence of (x, y)."""
+
+    @property
+    def writing_angles(self) -> Sequence[float]:
+        """Clockwise turns of the writing on the upright sheet (0, 90, 180, -90), usual one first."""
+
+
+class ZonesLike(Protocol):
+    """What this stage needs of the zone stage's result (`sheetscan.vision.zones.SheetZones`)."""
+
+    @property
+    def zones(self) -> Sequence[ZoneLike]:
+        """Every zone of the sheet."""
+
+    @property
+    def circle(self) -> Any:
+        """The centre circle (cx, cy, r) in upright pixels, or None."""
+
+
+@dataclass(frozen=True)
+class NumberToken:
+    """One written number, cut out and ready for the recogniser."""
+
+    zone: int
+    """Index of the zone (CIRCLE for the pulka target)."""
+    angle: int
+    """The writing angle it was cut at (clockwise degrees, 0 = reads normally on the upright sheet)."""
+    row: int
+    """The line of writing it sits on within its block (0 = first)."""
+    quad: Quad
+    """Its box's corners on the upright sheet (pixels), in reading order: top-left, top-right,
+    bottom-right, bottom-left as the writer sees them."""
+    image: NumberImage
+    """The crop turned to read normally, with its digit boxes, for the recogniser."""
+    crossed_out: bool
+    """A long stroke runs through most of its digits."""
+
+
+@dataclass(frozen=True)
+class ZoneTokens:
+    """One block of a zone (an L-shaped zone has two), cut at every candidate angle."""
+
+    zone: int
+    """Index of the zone (CIRCLE for the pulka target)."""
+    block: int
+    """Which block of the zone, in writing order."""
+    candidates: tuple[tuple[int, tuple[NumberToken, ...]], ...]
+    """(angle, the block's numbers in writing order when cut at that angle), usual angle first."""
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Every zone's tokens, and the centre circle's."""
+
+    blocks: tuple[ZoneTokens, ...]
+    """The blocks of every zone, zone by zone."""
+    target: ZoneTokens | None
+    """The centre circle, where the pulka target is written; None when the sheet has no circle."""
+
+
+@dataclass(frozen=True)
+class ReadNumber:
+    """A written number with what the recogniser made of it."""
+
+    token: NumberToken
+    """Where it is and how it was cut."""
+    reading: NumberReading
+    """The recogniser's candidates for the whole number and for each digit."""
+
+    @property
+    def value(self) -> int | None:
+        """The most likely value, or None when the recogniser found nothing it could read."""
+        return int(self.reading.candidates[0][0]) if self.reading.candidates else None
+
+    @property
+    def confidence(self) -> float:
+        """The recogniser's confidence in `value` (0 when there is none)."""
+        return float(self.reading.candidates[0][1]) if self.reading.candidates else 0.0
+
+
+@dataclass(frozen=True)
+class ZoneNumbers:
+    """The numbers of one zone in the order they were written."""
+
+    zone: int
+    """Index of the zone."""
+    angles: tuple[int, ...]
+    """The writing angle chosen for each block of the zone."""
+    numbers: tuple[ReadNumber, ...]
+    """Oldest first."""
+
+
+@dataclass(frozen=True)
+class SheetNumbers:
+    """Every zone's numbers, and the pulka target from the circle."""
+
+    zones: tuple[ZoneNumbers, ...]
+    """In the order of the zones given to `find_numbers`."""
+    target: ReadNumber | None
+    """The number in the centre circle, if one was found."""
+
+
+# --- segmentation -------------------------------------------------------------------------------------
+
+def find_numbers(ink: Ink, zones: ZonesLike, *, gap: float = 0.8) -> Tokens:
+    """Cut the handwriting of every zone into numbers and digits, at every angle the zone may use.
+
+    Each blob of ink belongs to the zone holding its middle (a digit that strays over a line stays
+    whole). `gap` is the widest space, in digit heights, between two digits of one number.
+    """
+    labels, stats, centroids = _components(ink.mask)
+    owner = _owners(labels.shape, centroids[1:], zones)
+    stroke = max(1.0, ink.stroke_width)
+    blocks: list[ZoneTokens] = []
+    for zone in zones.zones:
+        for b, polygon in enumerate(_blocks(np.asarray(zone.polygon, dtype=np.float64))):
+            members = _members(owner, zone.index, centroids, polygon)
+            angles = _candidate_angles(zone.writing_angles)
+            blocks.append(_cut_block(ink, labels, stats, members, zone.index, b, angles, stroke, gap))
+    target = None
+    if zones.circle is not None:
+        members = np.flatnonzero(owner == CIRCLE) + 1
+        target = _cut_block(ink, labels, stats, members, CIRCLE, 0, (0, 180, 90, -90), stroke, gap)
+    return Tokens(blocks=tuple(blocks), target=target)
+
+
+def _components(mask: Mask) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """Labels, statistics and centroids of the 8-connected blobs of `mask` (label 0 = background)."""
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return (np.asarray(labels, dtype=np.int32), np.asarray(stats, dtype=np.int32),
+            np.asarray(centroids, dtype=np.float64))
+
+
+def _owners(shape: tuple[int, ...], centroids: npt.NDArray[np.float64],
+            zones: ZonesLike) -> npt.NDArray[np.int64]:
+    """For each blob (label 1…), the index of the zone holding its middle; CIRCLE; or -2 for none."""
+    height, width = shape[:2]
+    index_map = np.zeros((height, width), dtype=np.int32)
+    for zone in zones.zones:
+        polygon = np.asarray(zone.polygon, dtype=np.float64)
+        cv2.fillPoly(index_map, [np.rint(polygon).astype(np.int32)], zone.index + 1)
+    if zones.circle is not None:
+        cx, cy, r = (float(v) for v in zones.circle)
+        # The target sits well inside the circle; the circle's own outline is a drawn line.
+        cv2.circle(index_map, (round(cx), round(cy)), max(1, round(0.92 * r)), CIRCLE + 1 + 2**20, -1)
+    xs = np.clip(np.rint(centroids[:, 0]).astype(np.int64), 0, width - 1)
+    ys = np.clip(np.rint(centroids[:, 1]).astype(np.int64), 0, height - 1)
+    values = index_map[ys, xs].astype(np.int64)
+    owner = values - 1
+    owner[values == 0] = -2
+    owner[values == CIRCLE + 1 + 2**20] = CIRCLE
+    return owner
+
+
+def _blocks(polygon: npt.NDArray[np.float64]) -> list[npt.NDArray[np.float64]]:
+    """The zone cut into the blocks it is written in: an L-shaped zone (six corners, one of them
+    pointing inwards) becomes its two arms, the upright arm first; any other zone is one block."""
+    if len(polygon) != 6:
+        return [polygon]
+    reflex = [i for i in range(6) if _is_reflex(polygon, i)]
+    if len(reflex) != 1:
+        return [polygon]
+    i = reflex[0]
+    first = polygon[[i, (i + 1) % 6, (i + 2) % 6, (i + 3) % 6]]
+    second = polygon[[(i + 3) % 6, (i + 4) % 6, (i + 5) % 6, i]]
+
+    def upright(part: npt.NDArray[np.float64]) -> bool:
+        span = part.max(axis=0) - part.min(axis=0)
+        return bool(span[1] > span[0])
+
+    # Decision: the arm along the side edge is written first, then the arm along the top edge,
+    # because the side arm is the writer's own edge (LAYOUT.md: the top part "may be written either
+    # way", so it is the overflow).
+    return [first, second] if upright(first) or not upright(second) else [second, first]
+
+
+def _is_reflex(polygon: npt.NDArray[np.float64], i: int) -> bool:
+    """Whether the corner at vertex i points into the polygon (turns against the polygon's winding)."""
+    xs, ys = polygon[:, 0], polygon[:, 1]
+    area2 = float(np.sum(xs * np.roll(ys, -1) - np.roll(xs, -1) * ys))
+    a, b, c = polygon[i - 1], polygon[i], polygon[(i + 1) % len(polygon)]
+    cross = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
+    return bool(cross * area2 < 0)
+
+
+def _members(owner: npt.NDArray[np.int64], zone: int, centroids: npt.NDArray[np.float64],
+             polygon: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """Labels of the zone's blobs whose middles lie in this block."""
+    labels = np.flatnonzero(owner == zone) + 1
+    contour = polygon.astype(np.float32).reshape(-1, 1, 2)
+    inside = [
+        lab for lab in labels
+        if cv2.pointPolygonTest(contour, (float(centroids[lab, 0]), float(centroids[lab, 1])), True) >= -2.0
+    ]
+    return np.asarray(inside, dtype=np.int64)
+
+
+def _candidate_angles(angles: Sequence[float]) -> tuple[int, ...]:
+    """The zone's writing angles and each turned by 180°, as multiples of 90, usual first, no repeats."""
+    out: list[int] = []
+    base = [round(a / 90.0) * 90 for a in angles] or [0]
+    for angle in base + [a + 180 for a in base]:
+        normal = ((angle + 180) % 360) - 180  # -180 … 179
+        normal = 180 if normal == -180 else normal
+        if normal not in out:
+            out.append(normal)
+    return tuple(out)
+
+
+def _cut_block(ink: Ink, labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],
+               members: npt.NDArray[np.int64], zone: int, block: int, angles: tuple[int, ...],
+               stroke: float, gap: float) -> ZoneTokens:
+    """The block's numbers at every candidate angle."""
+    if members.size == 0:
+        return ZoneTokens(zone=zone, block=block, candidates=tuple((a, ()) for a in angles))
+    x0 = int(stats[members, cv2.CC_STAT_LEFT].min())
+    y0 = int(stats[members, cv2.CC_STAT_TOP].min())
+    x1 = int((stats[members, cv2.CC_STAT_LEFT] + stats[members, cv2.CC_STAT_WIDTH]).max())
+    y1 = int((stats[members, cv2.CC_STAT_TOP] + stats[members, cv2.CC_STAT_HEIGHT]).max())
+    own = np.isin(labels[y0:y1, x0:x1], members)
+    mask = np.where(own, 255, 0).astype(np.uint8)
+    strength = np.where(own, ink.strength[y0:y1, x0:x1], 0).astype(np.uint8)
+    candidates = []
+    for angle in angles:
+        numbers = _cut_at_angle(mask, strength, angle, (x0, y0), zone, stroke, gap)
+        candidates.append((angle, tuple(numbers)))
+    return ZoneTokens(zone=zone, block=block, candidates=tuple(candidates))
+
+
+def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int], zone: int,
+                  stroke: float, gap: float) -> list[NumberToken]:
+    """The numbers of one block's ink turned so that writing at `angle` reads normally."""
+    turns = (angle // 90) % 4
+    turned = np.ascontiguousarray(np.rot90(mask, turns))
+    turned_strength = np.ascontiguousarray(np.rot90(strength, turns))
+    _, stats, _ = _components(turned)
+    blobs = _group.blobs_of(stats)
+    height = _group.digit_height(blobs)
+    strikes = _group.find_strikes(turned, blobs, height=height, stroke=stroke)
+    if strikes:
+        turned = _group.erase_strikes(turned, strikes, stroke=stroke)
+    labels, stats, _ = _components(turned)
+    blobs = _group.blobs_of(stats)
+    if strikes:
+        crossed = frozenset(b.label for b in blobs if _group.crossed_by(b, strikes, stroke=stroke))
+        blobs = _group.blobs_of(stats, crossed=crossed)
+    tokens: list[NumberToken] = []
+    for group in _group.group_numbers(blobs, height=height, stroke=stroke, gap=gap):
+        image = _number_image(group, turned, turned_strength, labels, height)
+        if image is None:
+            continue
+        crop, digits, (bx, by, bw, bh) = image
+        corners = [(bx, by), (bx + bw, by), (bx + bw, by + bh), (bx, by + bh)]
+        quad = tuple(_unturn(p, turns, mask.shape, origin) for p in corners)
+        tokens.append(NumberToken(zone=zone, angle=angle, row=group.row, quad=quad,  # type: ignore[arg-type]
+                                  image=NumberImage(gray=crop, digit_boxes=tuple(digits)),
+                                  crossed_out=group.crossed))
+    return tokens
+
+
+def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.NDArray[np.int32],
+                  height: float) -> tuple[Mask, list[_group.Box], _group.Box] | None:
+    """The number's own ink (other numbers' ink blanked), a margin around it, and its digit boxes."""
+    x, y, w, h = group.box
+    margin = max(2, round(0.15 * height))
+    cx0, cy0 = max(0, x - margin), max(0, y - margin)
+    cx1, cy1 = min(mask.shape[1], x + w + margin), min(mask.shape[0], y + h + margin)
+    own = np.isin(labels[cy0:cy1, cx0:cx1], group.labels).astype(np.uint8)
+    # Keep the soft edge of the strokes (below the ink threshold) for a natural grey digit.
+    own = np.asarray(cv2.dilate(own, np.ones((3, 3), np.uint8)), dtype=np.uint8)
+    crop = np.where(own > 0, strength[cy0:cy1, cx0:cx1], 0).astype(np.uint8)
+    boxes: list[_group.Box] = []
+    for glyph in group.glyphs:
+        for bx, by, bw, bh in _group.digit_boxes(glyph, mask, height=height):
+            boxes.append((bx - cx0, by - cy0, bw, bh))
+    if not boxes:
+        return None
+    return crop, boxes, (x, y, w, h)
+
+
+def _unturn(point: tuple[float, float], turns: int, shape: tuple[int, ...],
+            origin: tuple[int, int]) -> tuple[float, float]:
+    """A point of the turned block image back on the upright sheet.
+
+    `np.rot90(a, 1)` takes pixel edge (x, y) of an image W wide to (y, W − x); undoing it gives
+    (W − y, x). The turns are undone last first, each with the width the image had before it.
+    """
+    height, width = shape[:2]
+    x, y = point
+    for done in range(turns - 1, -1, -1):
+        before = width if done % 2 == 0 else height
+        x, y = before - y, x
+    return (x + origin[0], y + origin[1])
+
+
+# --- recognition and the choice of angle -------------------------------------------------------------
+
+def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
+    """Read every zone's numbers, choosing each block's writing angle by what reads best."""
+    blocks = list(tokens.blocks)
+    if tokens.target is not None:
+        blocks.append(tokens.target)
+    # First pass: a few numbers of every block at every angle, in one batch for the recogniser.
+    sample: list[NumberToken] = []
+    for block in blocks:
+        for _, numbers in block.candidates:
+            sample.extend(numbers[:_SAMPLE])
+    sampled = dict(zip(map(id, sample), _read(recognizer, sample), strict=True))
+    chosen: list[tuple[int, tuple[NumberToken, ...]]] = []
+    for block in blocks:
+        scores = [(_score([sampled[id(t)] for t in numbers[:_SAMPLE]],
+                          crossed=[t.crossed_out for t in numbers]), -i, angle, numbers)
+                  for i, (angle, numbers) in enumerate(block.candidates)]
+        best = max(scores, key=lambda s: (s[0], s[1]))
+        chosen.append((best[2], best[3]))
+    # Second pass: the rest of each block's numbers at its chosen angle.
+    rest = [t for _, numbers in chosen for t in numbers[_SAMPLE:]]
+    readings = dict(zip(map(id, rest), _read(recognizer, rest), strict=True))
+    readings.update(sampled)
+    by_zone: dict[int, tuple[list[int], list[ReadNumber]]] = {}
+    target: ReadNumber | None = None
+    for block, (angle, numbers) in zip(blocks, chosen, strict=True):
+        read = [ReadNumber(token=t, reading=readings[id(t)]) for t in numbers]
+        if block.zone == CIRCLE:
+            target = max(read, key=lambda r: r.confidence * r.token.image.gray.size, default=None)
+            continue
+        angles, zone_numbers = by_zone.setdefault(block.zone, ([], []))
+        angles.append(angle)
+        zone_numbers.extend(read)
+    zones = tuple(ZoneNumbers(zone=z, angles=tuple(a), numbers=tuple(n)) for z, (a, n) in by_zone.items())
+    return SheetNumbers(zones=zones, target=target)
+
+
+def _read(recognizer: Recognizer, tokens: list[NumberToken]) -> list[NumberReading]:
+    if not tokens:
+        return []
+    return list(recognizer.read_numbers([t.image for t in tokens]))
+
+
+def _score(readings: list[NumberReading], *, crossed: list[bool]) -> float:
+    """How well a block reads at one angle: confident readings of running totals that do not go back.
+
+    The mean log-confidence, plus the share of neighbouring totals that move in the block's main
+    direction (pulka may be counted down), minus the share of numbers with a leading zero (a total
+    read upside down ends up with its last digit, often 0, in front). An empty block scores lowest
+    but one: no reading is better than a wrong one only when nothing reads at all.
+    """
+    values: list[int] = []
+    logs: list[float] = []
+    leading_zeros = 0
+    for reading, gone in zip(readings, crossed, strict=False):
+        if not reading.candidates:
+            logs.append(math.log(1e-6))
+            continue
+        value, confidence = reading.candidates[0]
+        logs.append(math.log(max(float(confidence), 1e-6)))
+        digits = len(reading.digits)
+        if digits > 1 and int(value) < 10 ** (digits - 1):
+            leading_zeros += 1
+        if not gone:
+            values.append(int(value))
+    if not logs:
+        return -20.0
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    monotone = max(sum(s >= 0 for s in steps), sum(s <= 0 for s in steps)) / len(steps) if steps else 0.5
+    return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs)
