@@ -66,16 +66,18 @@ class Photo:
         return u8(cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY))
 
     def preview(self, max_side: int = 1200) -> tuple[BGRImage, float]:
-        """A reduced copy whose longer side is at most `max_side`, and its scale (preview px / photo px).
+        """A copy reduced by a whole factor to at most `max_side` px, and its scale (preview px / photo px).
 
         Detection runs on this copy: finding a sheet does not need 12 MP, reading digits does.
         """
-        scale = min(1.0, max_side / max(self.width, self.height))
-        if scale >= 1.0:
+        longest = max(self.width, self.height)
+        if longest <= max_side:
             return self.image, 1.0
-        size = (max(1, round(self.width * scale)), max(1, round(self.height * scale)))
+        # A whole factor: OpenCV's area averaging is several times faster on those.
+        factor = -(-longest // max_side)
+        size = (max(1, self.width // factor), max(1, self.height // factor))
         small = u8(cv2.resize(self.image, size, interpolation=cv2.INTER_AREA))
-        return small, size[0] / self.width
+        return small, 1.0 / factor
 
 
 def load_photo(source: str | Path | bytes, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:

@@ -1,0 +1,67 @@
+"""Finding drawn lines: a dark-ink mask that ignores uneven light, and robust straight-line fits."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from sheetscan.vision._arrays import F64, U8, f64, u8
+
+__all__ = ["dark_mask", "fit_line", "intersect", "line_through", "point_line_distance"]
+
+
+def dark_mask(image: U8, *, line_width: float = 3.0, contrast: float = 0.78) -> U8:
+    """255 where the ink is darker than `contrast` × the local paper brightness, else 0.
+
+    The paper's brightness is estimated by a grey closing (the brightest nearby value, which erases
+    strokes up to a few `line_width`s) and smoothed; dividing by it cancels gradients and soft
+    shadows. The darkest channel is used so that blue and red pens count as ink.
+    """
+    if image.ndim == 3:
+        b, g, r = cv2.split(image)
+        dark = cv2.min(cv2.min(b, g), r)
+    else:
+        dark = image
+    h, w = dark.shape[:2]
+    # Estimate the paper on a smaller copy: it is smooth, and the closing is the costly step.
+    factor = max(1, int(min(h, w) // 300))
+    small = cv2.resize(dark, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else dark
+    k = max(3, round(line_width * 3 / factor) | 1)
+    paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.blur(paper, (k * 2 + 1, k * 2 + 1))
+    if factor > 1:
+        paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
+    paper_f = np.maximum(paper.astype(np.float32), 24.0)
+    ratio = dark.astype(np.float32) / paper_f
+    return u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
+
+
+def fit_line(points: F64) -> tuple[F64, F64] | None:
+    """A robust (Huber) line through `points` (N × 2): (a point on it, unit direction), or None."""
+    if len(points) < 5:
+        return None
+    vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return f64([x0, y0]), f64([vx, vy])
+
+
+def line_through(a: F64, b: F64) -> tuple[F64, F64]:
+    """The line through two points as (point, unit direction)."""
+    d = f64(b) - f64(a)
+    return f64(a), d / max(float(np.hypot(*d)), 1e-12)
+
+
+def intersect(l1: tuple[F64, F64], l2: tuple[F64, F64]) -> F64 | None:
+    """Where two (point, direction) lines cross, or None when they are (nearly) parallel."""
+    (p, d), (q, e) = l1, l2
+    det = d[0] * (-e[1]) - d[1] * (-e[0])
+    if abs(det) < 1e-9:
+        return None
+    t = ((q[0] - p[0]) * (-e[1]) - (q[1] - p[1]) * (-e[0])) / det
+    return f64(p + t * d)
+
+
+def point_line_distance(points: F64, line: tuple[F64, F64]) -> F64:
+    """Unsigned distance of each point (N × 2) from the line."""
+    p, d = line
+    rel = points - p
+    return f64(np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]))

@@ -1,0 +1,243 @@
+"""Quadrilaterals in a photo: the drawn outer rectangle, corner order, true aspect ratio, refinement."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from sheetscan.vision._arrays import F64, U8, f64
+from sheetscan.vision._lines import fit_line, intersect, line_through
+
+__all__ = [
+    "FrameCandidate", "find_frames", "order_clockwise", "rectangle_aspect", "refine_quad", "ring_ink",
+    "side_coverage",
+]
+
+
+@dataclass(frozen=True)
+class FrameCandidate:
+    """A closed four-sided outline of dark lines found in a mask."""
+
+    quad: F64
+    """4 × 2 corners, clockwise from the top-left-most one (image coordinates, y down)."""
+    coverage: float
+    """The smallest share of any side that lies on ink (1.0 = all four sides fully drawn)."""
+    area: float
+    """Area of the quadrilateral in pixels."""
+    touches: tuple[str, ...]
+    """The image borders the outline runs into ("left", "top", "right", "bottom")."""
+
+
+def order_clockwise(quad: F64) -> F64:
+    """The 4 corners clockwise on screen (y down), starting from the one nearest the top-left."""
+    q = f64(quad).reshape(4, 2)
+    center = q.mean(axis=0)
+    angles = np.arctan2(q[:, 1] - center[1], q[:, 0] - center[0])
+    q = q[np.argsort(angles)]  # increasing screen angle = clockwise on screen
+    # Start at the corner pointing most towards the upper left (direction (-1, -1)).
+    rel = q - center
+    start = int(np.argmax(-(rel[:, 0] + rel[:, 1]) / (np.hypot(rel[:, 0], rel[:, 1]) + 1e-9)))
+    return np.roll(q, -start, axis=0)
+
+
+def _quad_from_hull(hull: F64) -> F64 | None:
+    """Approximate a convex hull by 4 corners (Douglas–Peucker with a growing tolerance)."""
+    perimeter = cv2.arcLength(hull.astype(np.float32), True)
+    for eps in (0.01, 0.02, 0.03, 0.045, 0.06, 0.08, 0.1):
+        approx = cv2.approxPolyDP(hull.astype(np.float32), eps * perimeter, True).reshape(-1, 2)
+        if len(approx) == 4:
+            return f64(approx)
+        if len(approx) < 4:
+            break
+    # Fall back on the 4 hull points extreme along the two diagonals of the hull's own frame.
+    rect = cv2.minAreaRect(hull.astype(np.float32))
+    box = f64(cv2.boxPoints(rect))
+    picks = [hull[int(np.argmin(np.hypot(*(hull - corner).T)))] for corner in box]
+    out = f64(picks)
+    return out if len({tuple(p) for p in out.round(1)}) == 4 else None
+
+
+def side_coverage(mask: U8, quad: F64, *, tolerance: float = 2.0, samples: int = 60) -> list[float]:
+    """For each side (i → i+1) of `quad`, the share of sample points with ink within `tolerance` px."""
+    h, w = mask.shape
+    r = max(1, math.ceil(tolerance))
+    fat = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1)))
+    out: list[float] = []
+    t = np.linspace(0.05, 0.95, samples)[:, None]
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        pts = a + t * (b - a)
+        x = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
+        y = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
+        inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+        out.append(float(np.mean((fat[y, x] > 0) & inside)))
+    return out
+
+
+def _touches(points: F64, shape: tuple[int, int], margin: float) -> tuple[str, ...]:
+    h, w = shape
+    found: list[str] = []
+    if points[:, 0].min() <= margin:
+        found.append("left")
+    if points[:, 1].min() <= margin:
+        found.append("top")
+    if points[:, 0].max() >= w - 1 - margin:
+        found.append("right")
+    if points[:, 1].max() >= h - 1 - margin:
+        found.append("bottom")
+    return tuple(found)
+
+
+def find_frames(
+    mask: U8, *, min_area_share: float = 0.04, min_coverage: float = 0.55
+) -> list[FrameCandidate]:
+    """Closed four-sided ink outlines in `mask`, best first (large, fully drawn, not the background).
+
+    Each connected ink component's convex hull is reduced to 4 corners; it is kept when every side
+    runs along ink for at least `min_coverage` of its length. A component running into three or more
+    image borders is the table or the paper's own edge, not a drawn sheet.
+    """
+    h, w = mask.shape
+    # Outer boundaries of every component, also of those lying inside another one's hole (the drawn
+    # frame sits inside the dark outline of the paper's edge).
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    found: list[FrameCandidate] = []
+    size = max(h, w)
+    for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=False):
+        if links[3] != -1:
+            continue
+        _, _, cw, ch = cv2.boundingRect(contour)
+        if cw * ch < min_area_share * h * w:
+            continue
+        hull = f64(cv2.convexHull(contour).reshape(-1, 2))
+        touches = _touches(hull, (h, w), 2.0)
+        if len(touches) >= 3:
+            continue
+        quad = _quad_from_hull(hull)
+        if quad is None:
+            continue
+        quad = order_clockwise(quad)
+        area = float(cv2.contourArea(quad.astype(np.float32)))
+        if area < min_area_share * h * w:
+            continue
+        cover = side_coverage(mask, quad, tolerance=max(2.0, 0.004 * max(h, w)))
+        if min(cover) < min_coverage and not touches:
+            continue
+        # A drawn frame has bare paper on both sides; the paper's edge has the table outside it, a
+        # table texture has texture inside its outline. Handwriting near the frame is allowed for.
+        outside = ring_ink(mask, quad, (0.007 * size, 0.011 * size))
+        inside = ring_ink(mask, quad, (-0.007 * size, -0.011 * size, -0.02 * size))
+        if (outside is not None and outside > 0.15) or (inside is not None and inside > 0.3):
+            continue
+        found.append(FrameCandidate(quad, min(cover), area, touches))
+    found.sort(key=lambda c: -c.area)
+    if not found:
+        return found
+    # Decision: prefer a big outline nested inside another, because the paper's own edge against a
+    # plain table also shows as a closed outline of "ink" around the drawn frame.
+    best = found[0]
+    for cand in found[1:]:
+        inside_best = all(
+            cv2.pointPolygonTest(best.quad.astype(np.float32), (float(px), float(py)), False) >= 0
+            for px, py in cand.quad
+        )
+        if inside_best and cand.area > 0.3 * best.area:
+            best = cand
+    return [best, *(c for c in found if c is not best)]
+
+
+def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples: int = 160) -> F64:
+    """Fit each side of `quad` to the ink near it (robust line fit), and intersect the fits.
+
+    Along each side, at `samples` places in its middle `keep` share (so corner overshoots and lines
+    meeting the side do not pull the fit), the ink within `band` px across the side is averaged into
+    one point; a Huber line through those points is the side.
+    """
+    h, w = mask.shape
+    offsets = np.arange(-int(band), int(band) + 1, dtype=np.float64)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        side = line_through(a, b)
+        normal = np.array([-side[1][1], side[1][0]])
+        t = np.linspace((1 - keep) / 2, (1 + keep) / 2, samples)
+        base = a[None, :] + t[:, None] * (b - a)[None, :]
+        grid = base[:, None, :] + offsets[None, :, None] * normal[None, None, :]  # samples × offsets × 2
+        x = grid[..., 0].round().astype(int)
+        y = grid[..., 1].round().astype(int)
+        inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+        ink = np.zeros(x.shape, bool)
+        ink[inside] = mask[y[inside], x[inside]] > 0
+        counts = ink.sum(axis=1)
+        # Only places where the side is drawn once (a crossing line or a digit would widen the run).
+        good = (counts > 0) & (counts < max(3, len(offsets) // 2))
+        fitted = None
+        if good.sum() >= max(8, samples // 5):
+            centre = (ink[good] * offsets[None, :]).sum(axis=1) / counts[good]
+            fitted = fit_line(base[good] + centre[:, None] * normal[None, :])
+        lines.append(fitted or side)
+    corners = []
+    for i in range(4):
+        p = intersect(lines[i - 1], lines[i])
+        if p is None or float(np.hypot(*(p - quad[i]))) > 3 * band:
+            return quad
+        corners.append(p)
+    return f64(corners)
+
+
+def rectangle_aspect(quad: F64, principal: tuple[float, float]) -> float:
+    """Width / height of the real rectangle seen as `quad` (clockwise from its top-left corner).
+
+    Zhang & He, "Whiteboard scanning and image enhancement" (2007): the focal length follows from the
+    vanishing geometry of the quadrilateral, then the true aspect ratio from it. Falls back on the mean
+    side lengths when the view is too frontal for the focal length to be measurable.
+    """
+    tl, tr, br, bl = (np.array([p[0], p[1], 1.0]) for p in quad)
+    m1, m2, m3, m4 = tl, tr, bl, br
+    u0, v0 = principal
+    widths = (np.hypot(*(quad[1] - quad[0])) + np.hypot(*(quad[2] - quad[3]))) / 2
+    heights = (np.hypot(*(quad[3] - quad[0])) + np.hypot(*(quad[2] - quad[1]))) / 2
+    fallback = float(widths / max(heights, 1e-9))
+    k2 = np.dot(np.cross(m1, m4), m3) / np.dot(np.cross(m2, m4), m3)
+    k3 = np.dot(np.cross(m1, m4), m2) / np.dot(np.cross(m3, m4), m2)
+    n2 = k2 * m2 - m1
+    n3 = k3 * m3 - m1
+    if abs(n2[2] * n3[2]) < 1e-12:
+        return fallback
+    along_u = n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + n2[2] * n3[2] * u0 * u0
+    along_v = n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + n2[2] * n3[2] * v0 * v0
+    f2 = -(along_u + along_v) / (n2[2] * n3[2])
+    diag = math.hypot(2 * u0, 2 * v0)
+    if not (0.3 * diag) ** 2 < f2 < (6 * diag) ** 2:
+        return fallback
+    a_inv = np.linalg.inv(np.array([[math.sqrt(f2), 0, u0], [0, math.sqrt(f2), v0], [0, 0, 1]]))
+    q = a_inv.T @ a_inv
+    ratio = math.sqrt(float(n2 @ q @ n2) / float(n3 @ q @ n3))
+    return ratio if 0.3 < ratio < 3.5 else fallback
+
+
+def ring_ink(mask: U8, quad: F64, offsets: tuple[float, ...], samples: int = 80) -> float | None:
+    """Share of ink at points offset from every side along its outward normal (negative = inward).
+
+    Points outside the image are skipped; None when all are. A drawn frame has bare paper on both
+    sides of it; the paper's edge has the table outside, a table texture has texture inside.
+    """
+    h, w = mask.shape
+    center = quad.mean(axis=0)
+    values: list[bool] = []
+    t = np.linspace(0.1, 0.9, samples)[:, None]
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = (b - a) / max(float(np.hypot(*(b - a))), 1e-9)
+        normal = np.array([d[1], -d[0]])
+        if normal @ (a - center) < 0:
+            normal = -normal
+        for off in offsets:
+            pts = a + t * (b - a) + off * normal
+            ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+            pts = pts[ok].round().astype(int)
+            values.extend((mask[pts[:, 1], pts[:, 0]] > 0).tolist())
+    return float(np.mean(values)) if values else None
