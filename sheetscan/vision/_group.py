@@ -225,22 +225,41 @@ def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float, gap:
     return runs
 
 
-def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, wide: float = 1.2) -> list[Box]:
+def typical_width(groups: list[Group], *, height: float) -> float:
+    """The typical width of one digit in these numbers: the median of the glyphs that are clearly one
+    digit (narrower than a digit is tall, wider than a "1"); 0.7 × height when there are none."""
+    widths = [g.box[2] for group in groups for g in group.glyphs if 0.4 * height < g.box[2] <= height]
+    return float(np.median(widths)) if len(widths) >= 3 else 0.7 * height
+
+
+def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
+                wide: float = 1.2) -> list[Box]:
     """The digit boxes of a glyph, left to right: one, or several where touching digits are cut.
 
-    A glyph wider than `wide` × `height` is cut where its column profile nearly empties (the thin
-    joint between two touching digits); when that gives no sensible pieces, it is cut into
-    width / (0.8 × height) even pieces at the columns with the least ink near the even cut points.
+    A glyph wider than `wide` × `height` holds about its width / `width` digits (`width`: the
+    writer's typical digit width); it is cut at the columns with the least ink near the even cut
+    points, which is where touching digits join.
     """
     x, y, w, h = glyph.box
     if w <= wide * height or h == 0:
         return [(x, y, w, h)]
+    digit = width if width else 0.7 * height
+    count = max(2, round(w / digit))
     piece = mask[y:y + h, x:x + w] > 0
+    # The raw column profile: a joint between touching digits may be a single column wide.
     profile = piece.sum(axis=0).astype(np.float64)
-    cuts = _valley_cuts(profile, height=height)
-    widths = np.diff([0, *cuts, w])
-    if not cuts or widths.max() > 1.25 * height or widths.min() < 0.2 * height:
-        cuts = _even_cuts(profile, height=height)
+    cuts: list[int] = []
+    window = max(1, int(0.3 * w / count))
+    for i in range(1, count):
+        centre = round(i * w / count)
+        lo, hi = max((cuts[-1] if cuts else 0) + 1, centre - window), min(w - 1, centre + window)
+        if hi <= lo:
+            cuts.append(centre)
+            continue
+        columns = np.arange(lo, hi + 1)
+        # Among equally thin columns, the one nearest the even cut point.
+        cost = profile[lo:hi + 1] + 0.01 * np.abs(columns - centre)
+        cuts.append(lo + int(np.argmin(cost)))
     boxes: list[Box] = []
     for a, b in itertools.pairwise([0, *cuts, w]):
         rows = np.flatnonzero(piece[:, a:b].any(axis=1))
@@ -248,43 +267,6 @@ def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, wide: float = 1.2) -
             continue
         boxes.append((x + a, y + int(rows[0]), b - a, int(rows[-1] - rows[0] + 1)))
     return boxes or [(x, y, w, h)]
-
-
-def _valley_cuts(profile: npt.NDArray[np.float64], *, height: float) -> list[int]:
-    """Columns where the ink nearly stops (a joint between digits), at least a third of a digit apart."""
-    inked = profile[profile > 0]
-    if inked.size == 0:
-        return []
-    low = profile <= max(2.0, 0.3 * float(np.median(inked)))
-    cuts: list[int] = []
-    edge = 0.25 * height
-    i = 0
-    while i < len(profile):
-        if not low[i]:
-            i += 1
-            continue
-        j = i
-        while j < len(profile) and low[j]:
-            j += 1
-        cut = i + int(np.argmin(profile[i:j]))
-        if edge <= cut <= len(profile) - edge and (not cuts or cut - cuts[-1] >= 0.33 * height):
-            cuts.append(cut)
-        i = j
-    return cuts
-
-
-def _even_cuts(profile: npt.NDArray[np.float64], *, height: float) -> list[int]:
-    """Cuts into about width / (0.8 × height) pieces, each at the emptiest column near its even place."""
-    w = len(profile)
-    count = max(2, round(w / (0.8 * height)))
-    smooth = np.convolve(profile, np.ones(3) / 3, mode="same")
-    cuts: list[int] = []
-    window = max(1, int(0.2 * height))
-    for i in range(1, count):
-        centre = round(i * w / count)
-        lo, hi = max((cuts[-1] if cuts else 0) + 1, centre - window), min(w - 1, centre + window)
-        cuts.append(lo + int(np.argmin(smooth[lo:hi + 1])) if hi > lo else centre)
-    return cuts
 
 
 def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float) -> list[Box]:

@@ -105,13 +105,23 @@ def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8]) -> Mask:
     """Take the drawn lines out of `mask`, keeping line pixels where handwriting crosses a line."""
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
     without = np.where(lines > 0, 0, mask).astype(np.uint8)
-    # A line pixel belongs to the handwriting when handwriting reaches it from off the line: grow
-    # the off-line ink across about a line's width. Short stubs of line may stay beside a digit,
-    # which the recogniser sees in training ("bits of ruled line"); cutting a digit in two is worse.
+    # A piece of line belongs to the handwriting when handwriting crosses it: ink reaches it from off
+    # the line on two sides (two separate off-line pieces). A digit that only touches a line gets
+    # nothing back, so no stub of line is left beside it looking like a "1".
     width = _line_width(lines)
     reach = cv2.dilate(without, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
-    crossing = (mask > 0) & (lines > 0) & (reach > 0)
-    return np.where(crossing, 255, without).astype(np.uint8)
+    crossing = ((mask > 0) & (lines > 0) & (reach > 0)).astype(np.uint8)
+    count, pieces = cv2.connectedComponents(crossing, connectivity=8)
+    if count <= 1:
+        return without
+    _, sides = cv2.connectedComponents(without, connectivity=8)
+    grown = np.asarray(cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8)), np.int64)
+    touching = (grown > 0) & (sides > 0)
+    pairs = np.unique(np.stack([grown[touching], sides[touching]]), axis=1)
+    counts = np.bincount(pairs[0], minlength=count)
+    keep = counts >= 2
+    keep[0] = False
+    return np.where(keep[pieces], 255, without).astype(np.uint8)
 
 
 def _line_width(lines: Mask) -> int:

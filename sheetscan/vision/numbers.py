@@ -46,6 +46,8 @@ CIRCLE = -1
 Mask = npt.NDArray[np.uint8]
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 
+# A glyph wider than this (in digit heights) may be two touching digits: both cuts are read.
+_AMBIGUOUS_WIDTH = 0.9
 # How many numbers of a block are read at every candidate angle to choose the block's angle.
 _SAMPLE = 6
 
@@ -95,6 +97,8 @@ class NumberToken:
     """The crop turned to read normally, with its digit boxes, for the recogniser."""
     crossed_out: bool
     """A long stroke runs through most of its digits."""
+    other_cuts: tuple[NumberImage, ...] = ()
+    """Other ways to cut it into digits (a wide glyph as one digit, or as two touching ones)."""
 
 
 @dataclass(frozen=True)
@@ -174,10 +178,11 @@ def find_numbers(ink: Ink, zones: ZonesLike, *, gap: float = 0.8) -> Tokens:
     stroke = max(1.0, ink.stroke_width)
     blocks: list[ZoneTokens] = []
     for zone in zones.zones:
-        for b, polygon in enumerate(_blocks(np.asarray(zone.polygon, dtype=np.float64))):
-            members = _members(owner, zone.index, centroids, polygon)
-            angles = _candidate_angles(zone.writing_angles)
-            blocks.append(_cut_block(ink, labels, stats, members, zone.index, b, angles, stroke, gap))
+        parts = _zone_blocks(zone)
+        split = _members(owner, zone.index, centroids, [polygon for polygon, _ in parts])
+        for b, ((_, angles), members) in enumerate(zip(parts, split, strict=True)):
+            blocks.append(_cut_block(ink, labels, stats, members, zone.index, b,
+                                     _candidate_angles(angles), stroke, gap))
     target = None
     if zones.circle is not None:
         members = np.flatnonzero(owner == CIRCLE) + 1
@@ -244,16 +249,26 @@ def _is_reflex(polygon: npt.NDArray[np.float64], i: int) -> bool:
     return bool(cross * area2 < 0)
 
 
+def _zone_blocks(zone: ZoneLike) -> list[tuple[npt.NDArray[np.float64], Sequence[float]]]:
+    """The blocks a zone is written in, each with its writing angles: the zone stage's parts when it
+    gives them, else the zone cut at its inner corner (`_blocks`), each part with the zone's angles."""
+    parts = getattr(zone, "parts", ())
+    if parts:
+        return [(np.asarray(polygon, dtype=np.float64), tuple(angles)) for polygon, angles in parts]
+    return [(polygon, zone.writing_angles) for polygon in _blocks(np.asarray(zone.polygon, dtype=np.float64))]
+
+
 def _members(owner: npt.NDArray[np.int64], zone: int, centroids: npt.NDArray[np.float64],
-             polygon: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
-    """Labels of the zone's blobs whose middles lie in this block."""
+             polygons: list[npt.NDArray[np.float64]]) -> list[npt.NDArray[np.int64]]:
+    """Labels of the zone's blobs, block by block: each blob goes to the block its middle is deepest in."""
     labels = np.flatnonzero(owner == zone) + 1
-    contour = polygon.astype(np.float32).reshape(-1, 1, 2)
-    inside = [
-        lab for lab in labels
-        if cv2.pointPolygonTest(contour, (float(centroids[lab, 0]), float(centroids[lab, 1])), True) >= -2.0
-    ]
-    return np.asarray(inside, dtype=np.int64)
+    if len(polygons) == 1:
+        return [labels]
+    contours = [polygon.astype(np.float32).reshape(-1, 1, 2) for polygon in polygons]
+    depth = np.array([[cv2.pointPolygonTest(c, (float(centroids[lab, 0]), float(centroids[lab, 1])), True)
+                       for c in contours] for lab in labels]).reshape(len(labels), len(contours))
+    best = np.argmax(depth, axis=1) if len(labels) else np.zeros(0, dtype=np.int64)
+    return [labels[best == i].astype(np.int64) for i in range(len(contours))]
 
 
 def _candidate_angles(angles: Sequence[float]) -> tuple[int, ...]:
@@ -306,22 +321,26 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
         crossed = frozenset(b.label for b in blobs if _group.crossed_by(b, strikes, stroke=stroke))
         blobs = _group.blobs_of(stats, crossed=crossed)
     tokens: list[NumberToken] = []
-    for group in _group.group_numbers(blobs, height=height, stroke=stroke, gap=gap):
-        image = _number_image(group, turned, turned_strength, labels, height)
+    groups = _group.group_numbers(blobs, height=height, stroke=stroke, gap=gap)
+    width = _group.typical_width(groups, height=height)
+    for group in groups:
+        image = _number_image(group, turned, turned_strength, labels, height, width)
         if image is None:
             continue
-        crop, digits, (bx, by, bw, bh) = image
+        crop, cuts, (bx, by, bw, bh) = image
         corners = [(bx, by), (bx + bw, by), (bx + bw, by + bh), (bx, by + bh)]
         quad = tuple(_unturn(p, turns, mask.shape, origin) for p in corners)
+        images = [NumberImage(gray=crop, digit_boxes=tuple(c)) for c in cuts]
         tokens.append(NumberToken(zone=zone, angle=angle, row=group.row, quad=quad,  # type: ignore[arg-type]
-                                  image=NumberImage(gray=crop, digit_boxes=tuple(digits)),
-                                  crossed_out=group.crossed))
+                                  image=images[0], other_cuts=tuple(images[1:]), crossed_out=group.crossed))
     return tokens
 
 
 def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.NDArray[np.int32],
-                  height: float) -> tuple[Mask, list[_group.Box], _group.Box] | None:
-    """The number's own ink (other numbers' ink blanked), a margin around it, and its digit boxes."""
+                  height: float, width: float) -> tuple[Mask, list[list[_group.Box]], _group.Box] | None:
+    """The number's own ink (other numbers' ink blanked) with a margin, and its digit boxes: the
+    likeliest cut first, then the other way to cut it when a glyph could be one wide digit or two
+    touching ones (the recogniser decides between them)."""
     x, y, w, h = group.box
     margin = max(2, round(0.15 * height))
     cx0, cy0 = max(0, x - margin), max(0, y - margin)
@@ -330,13 +349,20 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
     # Keep the soft edge of the strokes (below the ink threshold) for a natural grey digit.
     own = np.asarray(cv2.dilate(own, np.ones((3, 3), np.uint8)), dtype=np.uint8)
     crop = np.where(own > 0, strength[cy0:cy1, cx0:cx1], 0).astype(np.uint8)
-    boxes: list[_group.Box] = []
+    likely: list[_group.Box] = []
+    other: list[_group.Box] = []
     for glyph in group.glyphs:
-        for bx, by, bw, bh in _group.digit_boxes(glyph, mask, height=height):
-            boxes.append((bx - cx0, by - cy0, bw, bh))
-    if not boxes:
+        cut = _group.digit_boxes(glyph, mask, height=height, width=width)
+        whole = [glyph.box]
+        maybe = _group.digit_boxes(glyph, mask, height=height, width=width, wide=_AMBIGUOUS_WIDTH)
+        likely.extend(cut)
+        # A glyph between _AMBIGUOUS_WIDTH and the cut width may be two digits; one cut wide may be one.
+        other.extend(whole if len(cut) > 1 else maybe)
+    if not likely:
         return None
-    return crop, boxes, (x, y, w, h)
+    cuts = [likely] if other == likely else [likely, other]
+    shifted = [[(bx - cx0, by - cy0, bw, bh) for bx, by, bw, bh in boxes] for boxes in cuts]
+    return crop, shifted, (x, y, w, h)
 
 
 def _unturn(point: tuple[float, float], turns: int, shape: tuple[int, ...],
@@ -378,6 +404,15 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     rest = [t for _, numbers in chosen for t in numbers[_SAMPLE:]]
     readings = dict(zip(map(id, rest), _read(recognizer, rest), strict=True))
     readings.update(sampled)
+    # Third pass: numbers that could be cut another way keep the cut that reads best.
+    doubtful = [t for _, numbers in chosen for t in numbers if t.other_cuts]
+    images = [image for t in doubtful for image in t.other_cuts]
+    others = iter(recognizer.read_numbers(images) if images else [])
+    for token in doubtful:
+        for _ in token.other_cuts:
+            other = next(others)
+            if _confidence(other) > _confidence(readings[id(token)]):
+                readings[id(token)] = other
     by_zone: dict[int, tuple[list[int], list[ReadNumber]]] = {}
     target: ReadNumber | None = None
     for block, (angle, numbers) in zip(blocks, chosen, strict=True):
@@ -390,6 +425,10 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
         zone_numbers.extend(read)
     zones = tuple(ZoneNumbers(zone=z, angles=tuple(a), numbers=tuple(n)) for z, (a, n) in by_zone.items())
     return SheetNumbers(zones=zones, target=target)
+
+
+def _confidence(reading: NumberReading) -> float:
+    return float(reading.candidates[0][1]) if reading.candidates else 0.0
 
 
 def _read(recognizer: Recognizer, tokens: list[NumberToken]) -> list[NumberReading]:

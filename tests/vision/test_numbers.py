@@ -91,7 +91,7 @@ def test_touching_digits_are_cut_at_the_thinnest_column() -> None:
     cv2.line(mask, (30, 20), (36, 20), 255, 2)  # joined by a thin stroke
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     (blob,) = _group.blobs_of(stats)
-    boxes = _group.digit_boxes(_group.Glyph((blob,)), mask, height=31)
+    boxes = _group.digit_boxes(_group.Glyph((blob,)), mask, height=31, width=26)
     assert len(boxes) == 2
     cut = boxes[1][0]
     assert 30 <= cut <= 37
