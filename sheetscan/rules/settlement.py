@@ -17,7 +17,15 @@ from typing import Any
 from sheetscan.rules.game import parse_price
 from sheetscan.rules.sheet import Sheet, check_sheet
 
-__all__ = ["SETTLEMENT_FORMAT", "Payment", "Settlement", "fewest_payments", "settle", "write_settlement"]
+__all__ = [
+    "SETTLEMENT_FORMAT",
+    "Payment",
+    "Settlement",
+    "fewest_payments",
+    "fmt_whists",
+    "settle",
+    "write_settlement",
+]
 
 SETTLEMENT_FORMAT = "sheetscan.settlement/1"
 """The format tag of settlements."""
@@ -61,7 +69,7 @@ class Settlement:
     """How each figure was reached, in words a player can check on paper."""
 
 
-def _fmt(value: Fraction) -> str:
+def fmt_whists(value: Fraction) -> str:
     """A decimal rounded to 2 places, halves away from zero: `-213.33`, `20.00`."""
     scaled = abs(value) * 100
     cents = (scaled + Fraction(1, 2)).__floor__()
@@ -73,7 +81,7 @@ def _num(value: Fraction) -> str:
     """A figure for the steps: whole numbers bare, others to 2 places (≈ when rounded)."""
     if value.denominator == 1:
         return str(value.numerator)
-    return _fmt(value)
+    return fmt_whists(value)
 
 
 def _exact(value: Fraction) -> str:
@@ -157,13 +165,17 @@ def settle(sheet: Sheet, *, price: Fraction | int | str | None = None, currency:
             gora[name] += difference * ratio
             sign = "+" if difference > 0 else "−"
             moved.append(f"{name} {_num(before)} {sign} {_num(abs(difference) * ratio)} = {_num(gora[name])}")
+        else:
+            moved.append(f"{name} {_num(gora[name])} (pulka at the target)")
     steps.append("Gora after the pulka: " + ("; ".join(moved) if moved else "no change, every pulka is at "
                                               "the target") + ".")
     pulka_gora = dict(gora)
     if options.amnesty:
         lowest = min(gora.values())
         gora = {name: value - lowest for name, value in gora.items()}
-        steps.append(f"Amnesty: every gora lowered by the smallest, {_num(lowest)}: "
+        change = (f"lowered by the smallest, {_num(lowest)}" if lowest >= 0
+                  else f"raised by {_num(-lowest)}, the smallest being below zero")
+        steps.append(f"Amnesty: every gora {change}: "
                      + ", ".join(f"{name} {_num(gora[name])}" for name in players) + ".")
     lost = {name: gora[name] * options.gora_point_whists for name in players}
     share = {name: lost[name] / n for name in players}
@@ -209,7 +221,7 @@ def settle(sheet: Sheet, *, price: Fraction | int | str | None = None, currency:
     steps.append("Payments: " + ("; ".join(paid) if paid else "none, everyone is even") + ".")
     if per_whist != 1:
         steps.append(f"Money at {_num(per_whist)}{(' ' + currency) if currency else ''} a whist: "
-                     + "; ".join(f"{p.payer} pays {p.payee} {_fmt(p.whists * per_whist)}"
+                     + "; ".join(f"{p.payer} pays {p.payee} {fmt_whists(p.whists * per_whist)}"
                                  for p in payments) + ".")
     return Settlement(players, pulka_gora, gora, share, balances, pairwise, payments, per_whist, currency,
                       tuple(steps))
@@ -220,16 +232,17 @@ def write_settlement(settlement: Settlement) -> dict[str, Any]:
     price = settlement.per_whist
     return {
         "format": SETTLEMENT_FORMAT,
-        "balances": {name: _fmt(value) for name, value in settlement.balances.items()},
+        "balances": {name: fmt_whists(value) for name, value in settlement.balances.items()},
         "exact": {name: _exact(value) for name, value in settlement.balances.items()},
         "payments": [
-            {"from": p.payer, "to": p.payee, "whists": _fmt(p.whists), "money": _fmt(p.whists * price)}
+            {"from": p.payer, "to": p.payee, "whists": fmt_whists(p.whists),
+             "money": fmt_whists(p.whists * price)}
             for p in settlement.payments
         ],
         "money": {
             "per_whist": _exact(price) if price.denominator == 1 else _num(price),
             "currency": settlement.currency,
-            "balances": {name: _fmt(value * price) for name, value in settlement.balances.items()},
+            "balances": {name: fmt_whists(value * price) for name, value in settlement.balances.items()},
         },
         "steps": list(settlement.steps),
     }
