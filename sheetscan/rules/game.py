@@ -7,6 +7,7 @@ the rules (tricks adding up to 10, a defence the variant permits …) is checked
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -182,6 +183,12 @@ class GameRecord:
         object.__setattr__(self, "deals", tuple(self.deals))
 
 
+@functools.lru_cache(maxsize=256)
+def _contract(text: str) -> Contract:
+    # Records repeat a few dozen contract codes thousands of times.
+    return parse_contract(text)
+
+
 def _deal(data: Any, number: int, config: GameConfig) -> Deal:
     where = f"deal {number}"
     data = require_mapping(data, where)
@@ -214,7 +221,7 @@ def _deal(data: Any, number: int, config: GameConfig) -> Deal:
         if not isinstance(text, str):
             raise InvalidInputError(f"{where}: contract missing or not text (e.g. \"7h\"), got {text!r}")
         try:
-            contract = parse_contract(text)
+            contract = _contract(text)
         except InvalidInputError as error:
             raise InvalidInputError(f"{where}: {error}") from None
         if (kind is DealKind.MISERE) != contract.is_misere:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from sheetscan.errors import SheetscanError
 from sheetscan.rules._score import DealScore
 from sheetscan.rules.closing import PulkaWrite, game_over, write_pulka
-from sheetscan.rules.game import Deal, GameRecord
+from sheetscan.rules.game import Deal, GameConfig, GameRecord
+from sheetscan.rules.options import PulkaClose
 from sheetscan.rules.raspasy import next_raspasy_run
 from sheetscan.rules.scoring import score_deal
 from sheetscan.rules.sheet import Sheet, Zone
@@ -42,22 +43,30 @@ def replay_deals(record: GameRecord) -> Iterator[ReplayedDeal]:
     config = record.config
     pulka: Counter[str] = Counter()
     run = 0
+    helps = config.options.help and config.options.pulka_close is PulkaClose.EACH
     for number, deal in enumerate(record.deals, start=1):
         try:
             score = score_deal(deal, config, raspasy_index=run)
-            moved = PulkaWrite()
-            for name in config.players:
-                if score.pulka.get(name):
-                    write_pulka(pulka, name, score.pulka[name], config, moved)
+            written = score
+            if helps and any(pulka[name] + points > config.pulka for name, points in score.pulka.items()):
+                written = _with_help(score, pulka, config)
         except SheetscanError as error:
             raise type(error)(f"deal {number} ({deal}): {error}") from None
-        whists = Counter(score.whists)
-        whists.update(moved.whists)
-        written = DealScore(dict(moved.pulka), score.gora, dict(whists), score.made, score.whisted)
-        pulka.update(moved.pulka)
+        pulka.update(written.pulka)
         index = run
         run = next_raspasy_run(run, deal, score, config)
         yield ReplayedDeal(number, deal, written, index, game_over(pulka, config))
+
+
+def _with_help(score: DealScore, pulka: Counter[str], config: GameConfig) -> DealScore:
+    """The deal's entries once points beyond a closed pulka have gone to others' pulkas."""
+    moved = PulkaWrite()
+    for name in config.players:
+        if score.pulka.get(name):
+            write_pulka(pulka, name, score.pulka[name], config, moved)
+    whists = Counter(score.whists)
+    whists.update(moved.whists)
+    return DealScore(dict(moved.pulka), score.gora, dict(whists), score.made, score.whisted)
 
 
 def replay(record: GameRecord) -> Sheet:
