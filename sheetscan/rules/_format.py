@@ -11,7 +11,6 @@ from sheetscan.errors import InvalidInputError
 __all__ = ["check_format", "check_players", "require_int", "require_mapping"]
 
 _TAG = re.compile(r"^sheetscan\.([a-z]+)/(\d+)(?:\.(\d+))?$")
-_FORBIDDEN_IN_NAMES = "|\n\r\t"
 
 
 def check_format(data: Any, kind: str, major: int = 1) -> Mapping[str, Any]:
@@ -59,7 +58,7 @@ def check_players(players: Any, where: str = "players") -> tuple[str, ...]:
     for name in names:
         if not isinstance(name, str) or not name.strip() or name != name.strip():
             raise InvalidInputError(f"{where}: {name!r} is not a name (non-empty text without outer spaces)")
-        if any(char in name for char in _FORBIDDEN_IN_NAMES):
+        if "|" in name or not name.isprintable():
             raise InvalidInputError(f"{where}: the name {name!r} may not contain '|', tabs or line breaks")
     if len(set(names)) != len(names):
         raise InvalidInputError(f"{where}: the names must differ, got {', '.join(names)}")

@@ -135,10 +135,13 @@ class GameConfig:
 
     @classmethod
     def create(cls, variant: str | Variant, players: Sequence[str], pulka: int,
-               options: Mapping[str, Any] | None = None, price: Fraction | int | str = 1) -> GameConfig:
-        """Settings from plain values: a variant name or `Variant`, names, target, option overrides."""
+               options: Mapping[str, Any] | Options | None = None,
+               price: Fraction | int | str = 1) -> GameConfig:
+        """Settings from plain values: a variant name or `Variant`, names, target, option overrides
+        (JSON-style key: value, or a whole `Options`)."""
         found = variant if isinstance(variant, Variant) else find_variant(variant)
-        return cls(found, tuple(players), pulka, found.options.replace(options or {}), parse_price(price))
+        effective = options if isinstance(options, Options) else found.options.replace(options or {})
+        return cls(found, tuple(players), pulka, effective, parse_price(price))
 
     @property
     def overrides(self) -> dict[str, Any]:

@@ -81,7 +81,9 @@ def _score_game(deal: Deal, config: GameConfig) -> DealScore:
     out = _Entries()
     if checked and deal.tricks is None:
         out.pulka[declarer] += row.pulka
-        return out.score(True, False)
+        # Decision: a checked 10 counts as whisted for the raspasy exit (a 10 cannot be whisted there,
+        # and "Питер" would otherwise never leave raspasy on a 10).
+        return out.score(True, True)
     if not whisters and not checked:
         # Nobody whisted: the game counts as made without play (003: on 8 and 9 the declarer is
         # counted with all ten). Tricks may only repeat that.
@@ -93,7 +95,9 @@ def _score_game(deal: Deal, config: GameConfig) -> DealScore:
         for name in half:
             # 003: the half-whister writes for half of the duty without play.
             out.whists[(name, declarer)] += row.duty // 2 * row.whist
-        return out.score(True, False)
+        # Decision: a game with полвиста counts as whisted for the raspasy exit («Невистованная игра» is
+        # one nobody whisted at all).
+        return out.score(True, bool(half))
     tricks = check_tricks(deal.tricks, active, f"{declarer}'s {contract}")
     taken = tricks[declarer]
     undertricks = max(0, contract.level - taken)

@@ -275,5 +275,7 @@ def parse_sheet_text(text: str) -> Sheet:
     except ValueError as error:
         raise InvalidInputError(f"sheet text: cannot read the options or pulka line ({error})") from None
     players = [name.strip() for name in header["players"].split("|")]
+    for name in players:
+        zones.setdefault(name, {})  # a player with nothing written needs no lines
     return Sheet.build(header["variant"], check_players(players), pulka, zones,
                        require_mapping(options, "options"))
