@@ -103,13 +103,14 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
         if len(more) > len(markers):
             markers = more
     line_width = max(2.0, 0.003 * max(small.shape[:2]))
-    mask = dark_mask(small, line_width=line_width)
+    dark = _min_pooled(photo, small.shape[:2])
+    mask = dark_mask(dark, line_width=line_width)
     if len(markers) >= 2:
         sheet = _from_markers(photo, markers, mask, scale)
         if sheet is not None:
             _emit_debug(debug, photo, sheet)
             return sheet
-    sheet = _from_drawn_frame(photo, mask, scale)
+    sheet = _from_drawn_frame(photo, mask, dark, scale)
     if sheet is None:
         found = f"found {len(markers)} of 4" if markers else "found none"
         raise NoSheetError(
@@ -119,6 +120,22 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
         )
     _emit_debug(debug, photo, sheet)
     return sheet
+
+
+def _min_pooled(photo: Photo, shape: tuple[int, ...]) -> U8:
+    """The photo's darkest channel reduced to `shape` keeping the darkest pixel of each block.
+
+    Averaging (as the preview does) would wash a thin pencil line out at a quarter of the size; the
+    minimum keeps its full darkness, and the paper's level is estimated from the same image.
+    """
+    h, w = shape[0], shape[1]
+    factor = max(1, round(photo.height / h))
+    b, g, r = cv2.split(photo.image)
+    dark = cv2.min(cv2.min(b, g), r)
+    if factor == 1:
+        return u8(dark)
+    dark = cv2.erode(dark, np.ones((factor, factor), np.uint8), anchor=(0, 0))
+    return u8(np.ascontiguousarray(dark[: h * factor : factor, : w * factor : factor]))
 
 
 # --- printed forms ---------------------------------------------------------------------------------------
@@ -231,11 +248,37 @@ def _read_qr(photo: Photo, page: FormPage, sheet_to_photo: F64) -> str:
 
 # --- hand-drawn sheets -------------------------------------------------------------------------------------
 
-def _from_drawn_frame(photo: Photo, mask: U8, scale: float) -> RectifiedSheet | None:
-    frames = find_frames(mask)
+def _paper_only(mask: U8, dark: U8) -> U8 | None:
+    """The ink mask cut to the bright paper, when the paper stands out clearly from the table.
+
+    A frame drawn close to the paper's edge touches the dark outline that the table makes around the
+    paper, and with a textured table everything merges into one blob; cutting the mask to the paper
+    separates them. Only used when the photo splits clearly into bright paper and a darker table.
+    """
+    small = cv2.resize(dark, (max(1, dark.shape[1] // 4), max(1, dark.shape[0] // 4)),
+                       interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), 2.0)
+    _, paper = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright, darker = small[paper > 0], small[paper == 0]
+    if bright.size < 0.1 * small.size or darker.size < 0.05 * small.size:
+        return None
+    if float(darker.mean()) > 0.8 * float(bright.mean()):
+        return None
+    paper = cv2.resize(paper, (dark.shape[1], dark.shape[0]), interpolation=cv2.INTER_NEAREST)
+    paper = cv2.erode(paper, np.ones((5, 5), np.uint8))
+    return u8(cv2.bitwise_and(mask, paper))
+
+
+def _from_drawn_frame(photo: Photo, mask: U8, dark: U8, scale: float) -> RectifiedSheet | None:
+    frames = [(frame, mask) for frame in find_frames(mask)[:1]]
+    if not frames or frames[0][0].touches:
+        cut = _paper_only(mask, dark)
+        if cut is not None:
+            frames += [(frame, cut) for frame in find_frames(cut)[:1]]
     if not frames:
         return None
-    best = frames[0]
+    # Decision: a frame clear of the photo's edges beats one running off it, then the bigger one.
+    best, mask = min(frames, key=lambda fm: (bool(fm[0].touches), -fm[0].area))
     band = max(3.0, 0.012 * max(mask.shape))
     quad = refine_quad(mask, best.quad, band=band) if not best.touches else best.quad
     corners = order_clockwise(quad / scale)

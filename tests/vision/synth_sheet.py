@@ -26,6 +26,7 @@ class Synth:
     sheet_to_photo: np.ndarray  # 3 × 3: normalised upright sheet (0..1) → photo px
     geometry: SheetGeometry
     rotation: int
+    geometry_proportions: Proportions | None = None
 
 
 def _wobbly_polyline(points: list[tuple[float, float]], rng: np.random.Generator, amp: float) -> np.ndarray:
@@ -177,4 +178,5 @@ def synth(layout: str = "standard-3", *, rotation: int = 0, seed: int = 0, wobbl
     image, to_photo = photograph(paper, to_paper, rotation=rotation, seed=seed, **photo)  # type: ignore[arg-type]
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
     corners = cv2.perspectiveTransform(unit[None], to_photo)[0]
-    return Synth(image=image, corners=corners, sheet_to_photo=to_photo, geometry=geometry, rotation=rotation)
+    return Synth(image=image, corners=corners, sheet_to_photo=to_photo, geometry=geometry, rotation=rotation,
+                 geometry_proportions=proportions)

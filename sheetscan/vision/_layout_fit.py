@@ -1,0 +1,235 @@
+"""Measuring a drawn sheet's lines on the rectified image: the nested rectangles, spokes, splits, circle.
+
+Everything here works in the rectified image's own frame (before the sheet is turned upright): sides
+are named by where they are in that image ("left", "top", "right", "bottom"). The caller maps them to
+the upright sheet once the layout and rotation are chosen.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from sheetscan.vision._arrays import F64, U8, f64, u8
+
+__all__ = ["Measured", "line_masks", "measure"]
+
+SIDES = ("left", "top", "right", "bottom")
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What was measured of the drawn lines, in rectified pixels (None = not found)."""
+
+    frame: tuple[float, float, float, float]
+    """The outer rectangle (left, top, right, bottom)."""
+    pulka_rect: dict[str, float | None]
+    """Each side of the pulka rectangle (inner edge of the whists): x for left/right, y for top/bottom."""
+    gora_rect: dict[str, float | None]
+    """Each side of the gora rectangle (inner edge of the pulka)."""
+    circle: tuple[float, float, float] | None
+    """The centre circle (cx, cy, r)."""
+    mid_spoke: dict[str, float]
+    """Per side: how fully (0..1) a straight line crosses the pulka band near the side's middle."""
+    mid_spoke_at: dict[str, float]
+    """Per side: where that line is, along the side (x for top/bottom, y for left/right)."""
+    corner_spoke: dict[str, float]
+    """Per corner of the gora rectangle ("TL", "TR", "BR", "BL"): how fully a diagonal crosses the
+    pulka band there."""
+    whist_splits: dict[str, tuple[float, ...]]
+    """Per side: positions along the side (x or y) of lines crossing the whist band."""
+
+
+def line_masks(mask: U8, length: int, slack: int) -> tuple[U8, U8]:
+    """Horizontal and vertical long-line masks: ink that runs straight for `length` px.
+
+    The mask is first thickened across the direction by `slack` px, so a wobbly or slightly slanted
+    hand-drawn line still forms one unbroken run; digits and dots are shorter than `length`.
+    """
+    across_h = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (1, slack)))
+    long_h = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
+    horizontal = cv2.morphologyEx(across_h, cv2.MORPH_OPEN, long_h)
+    across_v = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (slack, 1)))
+    long_v = cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
+    vertical = cv2.morphologyEx(across_v, cv2.MORPH_OPEN, long_v)
+    return u8(horizontal), u8(vertical)
+
+
+def _peaks(profile: F64, threshold: float, min_gap: int) -> list[int]:
+    """Local maxima of `profile` above `threshold`, at least `min_gap` apart (strongest kept)."""
+    idx = [i for i in range(1, len(profile) - 1)
+           if profile[i] >= threshold and profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1]]
+    idx.sort(key=lambda i: -profile[i])
+    kept: list[int] = []
+    for i in idx:
+        if all(abs(i - j) >= min_gap for j in kept):
+            kept.append(i)
+    return sorted(kept)
+
+
+def _inner_lines(profile: F64, start: float, stop: float, span: float, min_gap: int) -> list[float]:
+    """Positions of lines in `profile` strictly between `start` and `stop` (sorted from `start`)."""
+    lo, hi = sorted((start, stop))
+    lo_i, hi_i = int(lo) + min_gap, int(hi) - min_gap
+    if hi_i <= lo_i:
+        return []
+    smooth = f64(cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float64), (0, 0), 2.0)).ravel()
+    found = [p for p in _peaks(smooth, 0.3 * span, min_gap) if lo_i <= p <= hi_i]
+    out = [float(p) for p in found]
+    return out if start < stop else out[::-1]
+
+
+def _coverage(mask: U8, a: F64, b: F64, *, samples: int = 48, tolerance: int = 0) -> float:
+    """Share of points on the segment a→b that lie on ink."""
+    h, w = mask.shape
+    t = np.linspace(0.0, 1.0, samples)[:, None]
+    pts = a + t * (b - a)
+    x = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
+    y = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
+    if tolerance:
+        best = np.zeros(samples, bool)
+        d = (b - a) / max(float(np.hypot(*(b - a))), 1e-9)
+        normal = np.array([-d[1], d[0]])
+        for off in range(-tolerance, tolerance + 1):
+            xo = np.clip((pts[:, 0] + off * normal[0]).round().astype(int), 0, w - 1)
+            yo = np.clip((pts[:, 1] + off * normal[1]).round().astype(int), 0, h - 1)
+            best |= mask[yo, xo] > 0
+        return float(best.mean())
+    return float((mask[y, x] > 0).mean())
+
+
+Circle = tuple[float, float, float]
+
+
+def _find_circle(mask: U8, box: tuple[float, float, float, float], height: float) -> Circle | None:
+    """The round hole of the centre circle inside `box` (the gora rectangle or the middle of the sheet)."""
+    left, top, right, bottom = (round(v) for v in box)
+    if right - left < 10 or bottom - top < 10:
+        return None
+    crop = np.ascontiguousarray(mask[top:bottom, left:right])
+    contours, hierarchy = cv2.findContours(crop, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return None
+    centre = np.array([(right - left) / 2, (bottom - top) / 2])
+    best: tuple[float, tuple[float, float, float]] | None = None
+    for contour, links in zip(contours, hierarchy[0], strict=True):
+        if links[3] == -1 or len(contour) < 12:
+            continue  # only holes: the inside of a drawn circle
+        (cx, cy), r_out = cv2.minEnclosingCircle(contour)
+        if not 0.025 * height <= r_out <= 0.25 * height:
+            continue
+        area = cv2.contourArea(contour)
+        _, _, bw, bh = cv2.boundingRect(contour)
+        # An ellipse filling its box has area π/4 · w · h; a digit's loop or a zone cell does not.
+        if area < 0.7 * math.pi / 4 * bw * bh or not 0.5 < bw / bh < 2.0:
+            continue
+        roundness = min(bw, bh) / max(bw, bh)
+        r = bh / 2 + 1.0  # the hole's edge is the line's inner edge; the line's middle is a bit further
+        score = roundness - float(np.hypot(cx - centre[0], cy - centre[1])) / max(right - left, bottom - top)
+        if best is None or score > best[0]:
+            best = (score, (cx + left, cy + top, r))
+    if best is None:
+        return None
+    cx, cy, r = best[1]
+    return cx, cy, r
+
+
+def measure(mask: U8, frame: tuple[float, float, float, float]) -> Measured:
+    """Measure the drawn lines of a sheet whose outer rectangle is `frame` in `mask`'s image."""
+    left, top, right, bottom = frame
+    fw, fh = right - left, bottom - top
+    size = max(fw, fh)
+    length = max(15, int(0.05 * size))
+    slack = max(3, int(0.006 * size))
+    horizontal, vertical = line_masks(mask, length, slack)
+    min_gap = max(6, int(0.02 * size))
+
+    # Rows crossing the middle of the sheet (away from the spokes at the corners and the circle's sides):
+    # the horizontal sides of the rectangles; likewise columns for the vertical sides.
+    x_a, x_b = int(left + 0.3 * fw), int(right - 0.3 * fw)
+    y_a, y_b = int(top + 0.3 * fh), int(bottom - 0.3 * fh)
+    rows = horizontal[:, x_a:x_b].sum(axis=1).astype(np.float64) / 255.0
+    cols = vertical[y_a:y_b, :].sum(axis=0).astype(np.float64) / 255.0
+    from_top = _inner_lines(rows, top, top + 0.48 * fh, x_b - x_a, min_gap)
+    from_bottom = _inner_lines(rows, bottom, bottom - 0.48 * fh, x_b - x_a, min_gap)
+    from_left = _inner_lines(cols, left, left + 0.48 * fw, y_b - y_a, min_gap)
+    from_right = _inner_lines(cols, right, right - 0.48 * fw, y_b - y_a, min_gap)
+
+    def nth(found: list[float], n: int) -> float | None:
+        return found[n] if len(found) > n else None
+
+    pulka_rect = {"left": nth(from_left, 0), "top": nth(from_top, 0), "right": nth(from_right, 0),
+                  "bottom": nth(from_bottom, 0)}
+    gora_rect = {"left": nth(from_left, 1), "top": nth(from_top, 1), "right": nth(from_right, 1),
+                 "bottom": nth(from_bottom, 1)}
+
+    g = {k: v for k, v in gora_rect.items()}
+    box = (g["left"] or left + 0.25 * fw, g["top"] or top + 0.25 * fh,
+           g["right"] or right - 0.25 * fw, g["bottom"] or bottom - 0.25 * fh)
+    circle = _find_circle(mask, box, fh)
+
+    mid_spoke: dict[str, float] = {}
+    mid_spoke_at: dict[str, float] = {}
+    corner_spoke: dict[str, float] = {}
+    whist_splits: dict[str, tuple[float, ...]] = {}
+    fat = u8(cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (slack, slack))))
+    p, q = pulka_rect, gora_rect
+    frame_side = {"left": left, "top": top, "right": right, "bottom": bottom}
+    for side in SIDES:
+        outer, inner = p[side], q[side]
+        horizontal_side = side in ("top", "bottom")
+        lo, hi = (left, right) if horizontal_side else (top, bottom)
+        mid_spoke[side] = 0.0
+        mid_spoke_at[side] = (lo + hi) / 2
+        whist_splits[side] = ()
+        if outer is None:
+            continue
+        # Lines across the whist band (frame side → pulka rectangle side), along the side's middle
+        # 90 %: the whist splits (and, for three players, the mid spoke's outer part).
+        whist_splits[side] = _crossings(fat, frame_side[side], outer, lo + 0.05 * (hi - lo),
+                                        hi - 0.05 * (hi - lo), horizontal_side, min_gap)
+        if inner is None:
+            continue
+        # A line across the pulka band near the middle of the side: the mid-edge spoke.
+        crossing = _crossings(fat, outer, inner, lo + 0.3 * (hi - lo), hi - 0.3 * (hi - lo), horizontal_side,
+                              min_gap)
+        if crossing:
+            at = min(crossing, key=lambda v: abs(v - (lo + hi) / 2))
+            mid_spoke[side] = 1.0
+            mid_spoke_at[side] = at
+    for corner, (sx, sy) in {"TL": ("left", "top"), "TR": ("right", "top"), "BR": ("right", "bottom"),
+                             "BL": ("left", "bottom")}.items():
+        if None in (p[sx], p[sy], q[sx], q[sy]):
+            corner_spoke[corner] = 0.0
+            continue
+        a = f64([q[sx], q[sy]])
+        b = f64([p[sx], p[sy]])
+        # Skip the ends, where the rectangles' own sides meet the diagonal.
+        corner_spoke[corner] = _coverage(fat, a + 0.2 * (b - a), a + 0.8 * (b - a), tolerance=slack)
+    return Measured(frame=frame, pulka_rect=pulka_rect, gora_rect=gora_rect, circle=circle,
+                    mid_spoke=mid_spoke,
+                    mid_spoke_at=mid_spoke_at, corner_spoke=corner_spoke, whist_splits=whist_splits)
+
+
+def _crossings(fat: U8, start: float, stop: float, lo: float, hi: float, horizontal_side: bool,
+               min_gap: int) -> tuple[float, ...]:
+    """Positions between `lo` and `hi` where ink crosses the band from `start` to `stop` (nearly) fully.
+
+    For a top/bottom side the band spans rows start..stop and positions are x; for left/right sides it
+    spans columns and positions are y. Only the middle 70 % of the band is required, so a line that
+    stops just short of a rectangle still counts.
+    """
+    a, b = sorted((start, stop))
+    depth = b - a
+    a_i, b_i = int(a + 0.15 * depth), int(b - 0.15 * depth)
+    lo_i, hi_i = int(lo), int(hi)
+    if b_i <= a_i or hi_i <= lo_i:
+        return ()
+    band = fat[a_i:b_i, lo_i:hi_i] if horizontal_side else fat[lo_i:hi_i, a_i:b_i].T
+    share = (band > 0).mean(axis=0)
+    # A crossing line is a narrow run of columns inked over (almost) the whole band depth.
+    peaks = _peaks(share.astype(np.float64), 0.85, min_gap)
+    return tuple(float(lo_i + i) for i in peaks)

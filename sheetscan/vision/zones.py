@@ -1,0 +1,389 @@
+"""Stage 3 — the layout: which sheet design, which way up, and where every zone lies.
+
+For a hand-drawn sheet nothing is assumed about its proportions: the drawn lines are measured (the
+nested rectangles, the spokes, the whist splits, the circle) and the layout's topology from
+`sheetscan.layouts` is fitted to them. The layout and its rotation follow from the spokes: standard-3
+has one spoke from the circle to the middle of an edge (that edge is the top) and diagonals only at
+the two corners opposite it; standard-4 has diagonals at all four corners and no mid-edge spoke.
+A printed form's layout and rotation are known from its markers already.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from sheetscan.errors import NoSheetError
+from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, ZoneKind, layout_for
+from sheetscan.vision._arrays import F64, U8, f64, u8
+from sheetscan.vision._debug import DebugSink, emit, wants
+from sheetscan.vision._layout_fit import Measured, measure
+from sheetscan.vision._lines import dark_mask
+from sheetscan.vision.sheet import RectifiedSheet, to_photo_points
+
+__all__ = ["SheetZones", "ZoneRegion", "locate_zones", "to_photo_points"]
+
+Polygon = tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class ZoneRegion:
+    """One zone located on the upright rectified sheet."""
+
+    index: int
+    """Position in `SheetZones.zones` and in the scan result (layouts.py's documented order)."""
+    player: int
+    """The seat that writes here (0 = bottom, then clockwise)."""
+    kind: ZoneKind
+    """`pulka`, `gora` or `whists`."""
+    on: int | None
+    """For whists, the seat they are written on; else None."""
+    polygon: Polygon
+    """Outline in upright rectified pixels."""
+    writing_angles: tuple[int, ...]
+    """Clockwise turns of the writing on the upright sheet (0, 90, 180, -90), the usual one first."""
+    parts: tuple[tuple[Polygon, tuple[int, ...]], ...] = ()
+    """The blocks the zone is written in (an L-shaped zone has two), each with its writing angles."""
+
+
+@dataclass(frozen=True)
+class SheetZones:
+    """The sheet turned upright with every zone located."""
+
+    layout: str
+    """Layout name (`standard-3`, `standard-4`, `form-3`, `form-4`)."""
+    players: int
+    """3 or 4."""
+    rotation: int
+    """Clockwise turn (0/90/180/270) of the upright sheet as it lies in the photo."""
+    image: U8 = field(repr=False)
+    """The rectified sheet turned upright (BGR)."""
+    to_photo: F64
+    """3 × 3 homography from upright pixels to photo pixels."""
+    zones: tuple[ZoneRegion, ...]
+    """Every zone in the documented order."""
+    circle: tuple[float, float, float] | None
+    """The centre circle (cx, cy, r) in upright pixels, where the pulka target is written."""
+    line_mask: U8 = field(repr=False)
+    """255 on the drawn lines of the sheet (not the handwriting) in the upright image."""
+    frame: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    """The outer rectangle in upright pixels (left, top, right, bottom)."""
+    proportions: Proportions | None = None
+    """The proportions fitted to the drawn lines (the form's own for a printed form)."""
+    rotation_certain: bool = True
+    """False when nothing on the sheet tells which side is the bottom (standard-4 without markers):
+    then the side nearest the photo's bottom is taken as seat 0's."""
+    partial: bool = False
+    """True when part of the sheet lies outside the photo."""
+    notes: tuple[str, ...] = ()
+    """Plain sentences about anything doubtful."""
+
+
+# Rectified-frame side names, and which upright side each becomes for a rotation k of the image
+# (the rectified image is turned by k quarter turns clockwise to become upright).
+_SIDES = ("left", "top", "right", "bottom")
+_CORNERS = ("TL", "TR", "BR", "BL")
+
+
+def _upright_side(side: str, k: int) -> str:
+    """Where a side of the rectified image ends up after turning it k quarter turns clockwise."""
+    order = ["top", "right", "bottom", "left"]  # clockwise
+    return order[(order.index(side) + k) % 4]
+
+
+def _upright_corner(corner: str, k: int) -> str:
+    return _CORNERS[(_CORNERS.index(corner) + k) % 4]
+
+
+def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: DebugSink = None) -> SheetZones:
+    """Find the layout, its rotation and every zone of a rectified sheet.
+
+    `players` (3 or 4), when known, restricts the layouts considered for a hand-drawn sheet. Raises
+    `NoSheetError` when the rectangle found holds no pulka sheet's lines.
+    """
+    if players is not None and players not in (3, 4):
+        raise ValueError(f"players must be 3 or 4, not {players}")
+    image = sheet.image
+    left, top, right, bottom = sheet.frame
+    size = max(right - left, bottom - top)
+    line_width = max(2.0, 0.004 * size)
+    mask = dark_mask(image, line_width=line_width)
+    notes = list(sheet.notes)
+
+    if sheet.source == "form" and sheet.layout is not None:
+        layout: SheetLayout = sheet.layout
+        if players is not None and players != layout.players:
+            notes.append(f"the form is for {layout.players} players; --players {players} was ignored")
+        k, certain = 0, True
+        measured = None
+        proportions = layout.default
+    else:
+        measured = measure(mask, sheet.frame)
+        layout, k, certain, fit_note = _choose_layout(measured, players)
+        if fit_note:
+            notes.append(fit_note)
+        proportions, prop_notes = _proportions(layout, measured, k)
+        notes.extend(prop_notes)
+    upright, to_rect, frame = _turn(image, sheet.frame, k)
+    geometry = _geometry(layout, proportions, notes)
+    to_photo = f64(sheet.to_photo @ to_rect)
+    to_photo /= to_photo[2, 2]
+    ul, ut, ur, ub = frame
+    fw, fh = ur - ul, ub - ut
+
+    def px(points: tuple[tuple[float, float], ...]) -> Polygon:
+        return tuple((ul + x * fw, ut + y * fh) for x, y in points)
+
+    zones = tuple(
+        ZoneRegion(index=z.index, player=z.player, kind=z.kind, on=z.on, polygon=px(z.polygon),
+                   writing_angles=z.angles, parts=tuple((px(p.polygon), p.angles) for p in z.parts))
+        for z in geometry.zones
+    )
+    circle = _circle(geometry, measured, k, sheet.frame, image.shape, frame)
+    upright_mask = _turn_mask(mask, k)
+    line_mask = _line_mask(upright_mask, geometry, frame, circle, line_width)
+    if not certain:
+        notes.append("nothing on a 4-player sheet tells which side is the bottom; the side nearest the "
+                     "photo's bottom is taken as seat 0's")
+    rotation = _rotation(to_photo, frame)
+    result = SheetZones(
+        layout=layout.name, players=layout.players, rotation=rotation, image=upright, to_photo=to_photo,
+        zones=zones, circle=circle, line_mask=line_mask, frame=frame, proportions=geometry_proportions(
+            proportions), rotation_certain=certain, partial=sheet.partial, notes=tuple(notes))
+    if wants(debug):
+        emit(debug, "03_zones", draw_zones(result))
+    return result
+
+
+def geometry_proportions(p: Proportions) -> Proportions:
+    """The proportions as fitted (identity; kept as a hook so callers need not import layouts)."""
+    return p
+
+
+# --- choosing the layout -----------------------------------------------------------------------------------
+
+def _choose_layout(m: Measured, players: int | None) -> tuple[SheetLayout, int, bool, str]:
+    """(layout, quarter turns clockwise that make the image upright, rotation certain?, note)."""
+    found = sum(v is not None for v in (*m.pulka_rect.values(), *m.gora_rect.values()))
+    if found < 5:
+        raise NoSheetError(
+            "found a rectangle, but not the nested rectangles of a pulka sheet inside it "
+            f"({found} of 8 inner sides seen); is this a scoresheet?"
+        )
+    hypotheses: list[tuple[float, int, int]] = []  # (cost, players, k)
+    for n in (3, 4) if players is None else (players,):
+        for k in range(4) if n == 3 else (0,):
+            hypotheses.append((_cost(m, n, k), n, k))
+    hypotheses.sort()
+    cost, n, k = hypotheses[0]
+    certain = True
+    if n == 4:
+        k, certain = 0, False
+        # Decision: a standard-4 sheet looks the same turned by any quarter; seat 0 is taken as the
+        # side nearest the photo's bottom, because the player photographing it usually sits there.
+        # The rectified image of a hand-drawn sheet keeps the photo's orientation, so that is k = 0.
+    note = ""
+    if cost > 2.0:
+        note = f"the drawn lines fit the {n}-player layout only loosely (misfit {cost:.1f})"
+    return layout_for(n), k, certain, note
+
+
+def _cost(m: Measured, n: int, k: int) -> float:
+    """How badly the spokes seen contradict layout n turned by k (0 = a perfect match)."""
+    cost = 0.0
+    for side in _SIDES:
+        want = 1.0 if n == 3 and _upright_side(side, k) == "top" else 0.0
+        cost += abs(m.mid_spoke.get(side, 0.0) - want)
+    for corner in _CORNERS:
+        up = _upright_corner(corner, k)
+        want = 1.0 if n == 4 or up in ("BL", "BR") else 0.0
+        cost += abs(m.corner_spoke.get(corner, 0.0) - want)
+    return cost
+
+
+# --- proportions ---------------------------------------------------------------------------------------
+
+def _proportions(layout: SheetLayout, m: Measured, k: int) -> tuple[Proportions, list[str]]:
+    """Layout proportions from the measured lines, in upright terms; defaults where nothing was seen."""
+    base = layout.default
+    left, top, right, bottom = m.frame
+    fw, fh = right - left, bottom - top
+    frame_side = {"left": left, "top": top, "right": right, "bottom": bottom}
+    span = {"left": fw, "right": fw, "top": fh, "bottom": fh}
+    notes: list[str] = []
+    index = {"left": 0, "top": 1, "right": 2, "bottom": 3}
+    turned = k % 2 == 1
+    aspect = fh / fw if turned else fw / fh
+    whists = list(base.whists)
+    pulka = list(base.pulka)
+    missing: list[str] = []
+    for side in _SIDES:
+        up = index[_upright_side(side, k)]
+        outer, inner = m.pulka_rect[side], m.gora_rect[side]
+        if outer is not None:
+            whists[up] = abs(outer - frame_side[side]) / span[side]
+        else:
+            missing.append(_upright_side(side, k))
+        if outer is not None and inner is not None:
+            pulka[up] = abs(inner - outer) / span[side]
+    if missing:
+        sides = ", ".join(missing)
+        notes.append(f"the pulka rectangle's {sides} side was not found; a usual width was assumed")
+    p = replace(base, aspect=aspect, whists=tuple(whists), pulka=tuple(pulka))  # type: ignore[arg-type]
+    if m.circle is not None:
+        cx, cy, r = m.circle
+        nx, ny = _to_upright_unit((cx - left) / fw, (cy - top) / fh, k)
+        p = replace(p, circle_center=(nx, ny), circle_radius=r / (fw if turned else fh))
+    if layout.players == 3:
+        side = next(s for s in _SIDES if _upright_side(s, k) == "top")
+        at = m.mid_spoke_at[side]
+        if m.mid_spoke.get(side, 0.0) > 0:
+            along = (at - left) / fw if side in ("top", "bottom") else (at - top) / fh
+            # Upright x of the spoke: the top side's coordinate runs left → right on the upright sheet
+            # for k = 0, and reversed for sides that arrive as the top after a turn the other way.
+            nx, _ = _to_upright_unit(*((along, 0.0) if side == "top" else (along, 1.0) if side == "bottom"
+                                       else (0.0, along) if side == "left" else (1.0, along)), k)
+            p = replace(p, top_split=nx)
+    p = replace(p, whist_splits=_splits(layout, m, k))
+    return p, notes
+
+
+def _to_upright_unit(x: float, y: float, k: int) -> tuple[float, float]:
+    """A normalised point of the rectified frame in the upright frame after k clockwise quarter turns."""
+    for _ in range(k % 4):
+        x, y = 1.0 - y, x
+    return x, y
+
+
+def _splits(layout: SheetLayout, m: Measured, k: int) -> tuple[tuple[float, ...], ...]:
+    """Per seat, where its whist parts meet, as fractions of its edge from the writer's left end."""
+    left, top, right, bottom = m.frame
+    fw, fh = right - left, bottom - top
+    n = layout.players
+    seat_edges = ("bottom", "left", "top", "right") if n == 4 else ("bottom",)
+    want = n - 2
+    out: list[tuple[float, ...]] = []
+    for edge in seat_edges:
+        side = next(s for s in _SIDES if _upright_side(s, k) == edge)
+        positions = m.whist_splits.get(side, ())
+        # Unit points of the splits on the rectified side, then in upright coordinates.
+        pts = [((p - left) / fw, 0.0 if side == "top" else 1.0) if side in ("top", "bottom")
+               else (0.0 if side == "left" else 1.0, (p - top) / fh) for p in positions]
+        up = [_to_upright_unit(x, y, k) for x, y in pts]
+        fractions = sorted(_edge_fraction(edge, x, y) for x, y in up)
+        fractions = [f for f in fractions if 0.1 < f < 0.9]
+        if len(fractions) != want:
+            fractions = _pick(fractions, want)
+        out.append(tuple(fractions) if len(fractions) == want else ())
+    return tuple(out)
+
+
+def _pick(fractions: list[float], want: int) -> list[float]:
+    """The `want` fractions nearest the even split (extra lines may be a spoke's end or a stray stroke)."""
+    if len(fractions) < want:
+        return []
+    targets = [(i + 1) / (want + 1) for i in range(want)]
+    chosen = [min(fractions, key=lambda f: abs(f - t)) for t in targets]
+    return sorted(set(chosen)) if len(set(chosen)) == want else []
+
+
+def _edge_fraction(edge: str, x: float, y: float) -> float:
+    """Fraction along an upright edge from the left end of the player sitting at it (layouts.py)."""
+    return {"bottom": x, "left": y, "top": 1.0 - x, "right": 1.0 - y}[edge]
+
+
+def _geometry(layout: SheetLayout, p: Proportions, notes: list[str]) -> SheetGeometry:
+    try:
+        return layout.geometry(p)
+    except ValueError as exc:
+        notes.append(f"the measured proportions do not fit the {layout.name} layout ({exc}); usual ones used")
+        return layout.geometry(replace(layout.default, aspect=p.aspect))
+
+
+# --- turning upright ---------------------------------------------------------------------------------------
+
+def _turn(image: U8, frame: tuple[float, float, float, float], k: int
+          ) -> tuple[U8, F64, tuple[float, float, float, float]]:
+    """The image turned k quarter turns clockwise, the map upright px → rectified px, the turned frame."""
+    h, w = image.shape[:2]
+    k %= 4
+    turned = u8(np.ascontiguousarray(np.rot90(image, -k)))
+    # Upright (u, v) → rectified (x, y) for each clockwise turn k of the rectified image.
+    maps = {
+        0: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        1: [[0, 1, 0], [-1, 0, h - 1], [0, 0, 1]],
+        2: [[-1, 0, w - 1], [0, -1, h - 1], [0, 0, 1]],
+        3: [[0, -1, w - 1], [1, 0, 0], [0, 0, 1]],
+    }
+    to_rect = f64(maps[k])
+    left, top, right, bottom = frame
+    corners = f64([[left, top], [right, bottom]])
+    back = np.linalg.inv(to_rect)
+    pts = cv2.perspectiveTransform(corners[None], back)[0]
+    ul, ur = sorted((float(pts[0, 0]), float(pts[1, 0])))
+    ut, ub = sorted((float(pts[0, 1]), float(pts[1, 1])))
+    return turned, to_rect, (ul, ut, ur, ub)
+
+
+def _turn_mask(mask: U8, k: int) -> U8:
+    return u8(np.ascontiguousarray(np.rot90(mask, -(k % 4))))
+
+
+def _rotation(to_photo: F64, frame: tuple[float, float, float, float]) -> int:
+    """Clockwise turn of the upright sheet in the photo: the direction its top edge's middle lies in."""
+    left, top, right, bottom = frame
+    middle = (left + right) / 2
+    centre, up = to_photo_points([(middle, (top + bottom) / 2), (middle, top)], to_photo)
+    angle = float(np.degrees(np.arctan2(up[0] - centre[0], -(up[1] - centre[1])))) % 360.0
+    return round(angle / 90.0) % 4 * 90
+
+
+def _circle(geometry: SheetGeometry, measured: Measured | None, k: int, rect_frame: tuple[float, ...],
+            shape: tuple[int, ...], frame: tuple[float, float, float, float]) -> tuple[float, float, float]:
+    ul, ut, ur, ub = frame
+    fw, fh = ur - ul, ub - ut
+    (cx, cy), (_, ry) = geometry.circle_center, geometry.circle_radius
+    return (ul + cx * fw, ut + cy * fh, ry * fh)
+
+
+def _line_mask(mask: U8, geometry: SheetGeometry, frame: tuple[float, float, float, float],
+               circle: tuple[float, float, float], line_width: float) -> U8:
+    """The ink lying on the fitted lines (a band around each), i.e. the drawn lines without the writing."""
+    ul, ut, ur, ub = frame
+    fw, fh = ur - ul, ub - ut
+    band = np.zeros_like(mask)
+    thick = max(3, round(4 * line_width))
+
+    def pt(p: tuple[float, float]) -> tuple[int, int]:
+        return (round(ul + p[0] * fw), round(ut + p[1] * fh))
+
+    for left, top, right, bottom in geometry.rectangles:
+        cv2.rectangle(band, pt((left, top)), pt((right, bottom)), 255, thick)
+    for spoke in geometry.spokes:
+        cv2.polylines(band, [np.array([pt(p) for p in spoke], np.int32)], False, 255, thick)
+    for a, b in geometry.splits:
+        cv2.line(band, pt(a), pt(b), 255, thick)
+    cx, cy, r = circle
+    cv2.circle(band, (round(cx), round(cy)), round(r), 255, thick)
+    return u8(cv2.bitwise_and(mask, band))
+
+
+def draw_zones(zones: SheetZones) -> U8:
+    """The upright sheet with every zone outlined and labelled (for the debug folder)."""
+    colours = {"pulka": (0, 140, 0), "gora": (0, 0, 200), "whists": (200, 90, 0)}
+    canvas = zones.image.copy()
+    for zone in zones.zones:
+        poly = np.round(np.array(zone.polygon)).astype(np.int32)
+        cv2.polylines(canvas, [poly], True, colours[zone.kind], 3)
+        cx, cy = poly.mean(axis=0)
+        label = f"{zone.index}:{zone.kind[0]}{zone.player}" + (f">{zone.on}" if zone.on is not None else "")
+        cv2.putText(canvas, label, (int(cx) - 40, int(cy)), cv2.FONT_HERSHEY_SIMPLEX, 1.0,
+                    colours[zone.kind], 2)
+    if zones.circle is not None:
+        cx, cy, r = zones.circle
+        cv2.circle(canvas, (round(cx), round(cy)), round(r), (0, 200, 200), 3)
+    cv2.putText(canvas, f"{zones.layout} rot {zones.rotation}", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2,
+                (0, 0, 255), 3)
+    return canvas

@@ -1,0 +1,160 @@
+"""Stage 3: the layout — line finding, layout and rotation choice, zone polygons, bad sheets."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from synth_sheet import draw_sheet, synth
+
+from sheetscan.errors import NoSheetError
+from sheetscan.layouts import Proportions, find_layout
+from sheetscan.vision._layout_fit import measure
+from sheetscan.vision._lines import dark_mask
+from sheetscan.vision.photo import load_photo
+from sheetscan.vision.sheet import RectifiedSheet, find_sheet
+from sheetscan.vision.zones import SheetZones, locate_zones, to_photo_points
+
+# Proportions unlike the layouts' defaults: nothing may come from a fixed template.
+ODD_3 = Proportions(aspect=1.25, whists=(0.12, 0.24, 0.18, 0.18), pulka=(0.12, 0.1, 0.08, 0.16),
+                    circle_radius=0.07, circle_center=(0.52, 0.47), top_split=0.44, whist_splits=((0.58,),))
+ODD_4 = Proportions(aspect=0.9, whists=(0.2, 0.15, 0.16, 0.21), pulka=(0.1, 0.14, 0.13, 0.1),
+                    circle_radius=0.09, circle_center=(0.49, 0.52),
+                    whist_splits=((0.3, 0.7), (0.36, 0.64), (0.33, 0.66), (0.3, 0.68)))
+
+
+def _flat_sheet(layout: str, proportions: Proportions | None, turns: int, *, wobble: float = 0.3,
+                seed: int = 0) -> tuple[RectifiedSheet, np.ndarray]:
+    """A drawn sheet seen straight on, turned `turns` quarter turns clockwise, as stage 2 would give it.
+
+    Returns the sheet and, for checking, the 3 × 3 map from normalised upright sheet coordinates to the
+    pixels of the (turned) image, computed from the drawing parameters.
+    """
+    paper, _, to_paper = draw_sheet(layout, proportions=proportions, height=600, wobble=wobble, seed=seed,
+                                    margin=40)
+    h, w = paper.shape[:2]
+    image = np.ascontiguousarray(np.rot90(paper, -turns))
+    # paper (x, y) → image after k clockwise quarter turns
+    turn = {0: [[1, 0, 0], [0, 1, 0]], 1: [[0, -1, h - 1], [1, 0, 0]], 2: [[-1, 0, w - 1], [0, -1, h - 1]],
+            3: [[0, 1, 0], [-1, 0, w - 1]]}[turns % 4]
+    paper_to_image = np.vstack([np.array(turn, np.float64), [0, 0, 1]])
+    unit_to_image = paper_to_image @ to_paper
+    unit = np.array([[[0, 0], [1, 0], [1, 1], [0, 1]]], np.float64)
+    corners = cv2.perspectiveTransform(unit, unit_to_image)[0]
+    left, top = corners.min(axis=0)
+    right, bottom = corners.max(axis=0)
+    sheet = RectifiedSheet(image=image, to_photo=np.eye(3), corners=corners, source="drawn", form=None,
+                           partial=False, frame=(float(left), float(top), float(right), float(bottom)))
+    return sheet, unit_to_image
+
+
+def _zone_errors(zones: SheetZones, layout: str, proportions: Proportions | None,
+                 unit_to_photo: np.ndarray) -> list[float]:
+    """For each zone, the worst distance (photo px) between its found and its true polygon."""
+    geometry = find_layout(layout).geometry(proportions)
+    out = []
+    for found, true in zip(zones.zones, geometry.zones, strict=True):
+        got = to_photo_points(np.array(found.polygon), zones.to_photo)
+        want = cv2.perspectiveTransform(np.array(true.polygon, np.float64)[None], unit_to_photo)[0]
+        assert (found.index, found.player, found.kind, found.on) == (
+            true.index, true.player, true.kind, true.on)
+        out.append(float(np.hypot(*(got - want).T).max()))
+    return out
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_standard_3_layout_rotation_and_zones_from_the_lines(turns: int) -> None:
+    sheet, unit_to_image = _flat_sheet("standard-3", ODD_3, turns, seed=turns)
+    zones = locate_zones(sheet)
+    assert zones.layout == "standard-3" and zones.players == 3
+    assert zones.rotation == turns * 90 and zones.rotation_certain
+    assert len(zones.zones) == 12
+    errors = _zone_errors(zones, "standard-3", ODD_3, unit_to_image)
+    # 600 px sheet height: 2 % of it is 12 px (lines wobble by ~2 px, the gora's arcs follow the circle).
+    assert max(errors) < 12, errors
+    cx, cy, r = zones.circle or (0, 0, 0)
+    want = to_photo_points([ODD_3.circle_center], unit_to_image)[0]
+    got = to_photo_points([(cx, cy)], zones.to_photo)[0]
+    assert np.hypot(*(got - want)) < 4
+    assert r == pytest.approx(0.07 * 600, rel=0.12)
+
+
+def test_standard_4_layout_and_zones_with_rotation_marked_uncertain() -> None:
+    sheet, unit_to_image = _flat_sheet("standard-4", ODD_4, 0)
+    zones = locate_zones(sheet)
+    assert zones.layout == "standard-4" and zones.players == 4 and len(zones.zones) == 20
+    assert not zones.rotation_certain
+    assert any("which side is the bottom" in note for note in zones.notes)
+    assert max(_zone_errors(zones, "standard-4", ODD_4, unit_to_image)) < 12
+
+
+def test_players_hint_restricts_the_layout() -> None:
+    sheet, _ = _flat_sheet("standard-4", ODD_4, 0)
+    zones = locate_zones(sheet, players=3)
+    assert zones.layout == "standard-3"
+    assert any("only loosely" in note for note in zones.notes)
+    with pytest.raises(ValueError, match="players must be 3 or 4"):
+        locate_zones(sheet, players=5)
+
+
+def test_measure_finds_the_nested_rectangles() -> None:
+    sheet, _ = _flat_sheet("standard-3", ODD_3, 0, wobble=0.0)
+    mask = dark_mask(sheet.image, line_width=3.0)
+    m = measure(mask, sheet.frame)
+    left, top, right, bottom = sheet.frame
+    fw, fh = right - left, bottom - top
+    # Hand computation from ODD_3: pulka rectangle = frame inset by the whist bands, gora by both bands.
+    assert m.pulka_rect["left"] == pytest.approx(left + 0.12 * fw, abs=3)
+    assert m.pulka_rect["top"] == pytest.approx(top + 0.24 * fh, abs=3)
+    assert m.pulka_rect["right"] == pytest.approx(right - 0.18 * fw, abs=3)
+    assert m.pulka_rect["bottom"] == pytest.approx(bottom - 0.18 * fh, abs=3)
+    assert m.gora_rect["left"] == pytest.approx(left + 0.24 * fw, abs=3)
+    assert m.gora_rect["top"] == pytest.approx(top + 0.34 * fh, abs=3)
+    assert m.gora_rect["bottom"] == pytest.approx(bottom - 0.34 * fh, abs=3)
+    assert m.mid_spoke == {"left": 0.0, "top": 1.0, "right": 0.0, "bottom": 0.0}
+    assert m.mid_spoke_at["top"] == pytest.approx(left + 0.44 * fw, abs=4)
+    assert m.corner_spoke["BL"] > 0.8 and m.corner_spoke["BR"] > 0.8
+    assert m.corner_spoke["TL"] < 0.3 and m.corner_spoke["TR"] < 0.3
+    assert m.whist_splits["bottom"] == pytest.approx((left + 0.58 * fw,), abs=4)
+
+
+def test_line_mask_holds_the_lines_not_the_writing() -> None:
+    sheet, _ = _flat_sheet("standard-3", ODD_3, 0)
+    image = sheet.image.copy()
+    left, top, right, bottom = sheet.frame
+    x, y = int(left + 0.4 * (right - left)), int(top + 0.9 * (bottom - top))  # inside seat 0's whists
+    cv2.putText(image, "38", (x, y), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (40, 40, 40), 3)
+    sheet = RectifiedSheet(image=image, to_photo=sheet.to_photo, corners=sheet.corners, source="drawn",
+                           form=None, partial=False, frame=sheet.frame)
+    zones = locate_zones(sheet)
+    writing = zones.line_mask[y - 25:y + 5, x:x + 45]
+    assert writing.sum() == 0
+    frame_row = zones.line_mask[round(top) - 3:round(top) + 4, round(left) + 50:round(right) - 50]
+    assert (frame_row.max(axis=0) > 0).mean() > 0.9
+
+
+def test_a_rectangle_without_the_sheet_lines_is_no_sheet() -> None:
+    image = np.full((700, 900, 3), 245, np.uint8)
+    cv2.rectangle(image, (40, 40), (860, 660), (30, 30, 30), 3)
+    sheet = RectifiedSheet(image=image, to_photo=np.eye(3), corners=np.array([[40, 40], [860, 40], [860, 660],
+                           [40, 660]], np.float64), source="drawn", form=None, partial=False,
+                           frame=(40.0, 40.0, 860.0, 660.0))
+    with pytest.raises(NoSheetError, match="nested rectangles"):
+        locate_zones(sheet)
+
+
+@pytest.mark.parametrize(("layout", "rotation"), [("standard-3", 90), ("standard-3", 180), ("form-4", 270)])
+def test_photo_to_zones_end_to_end_on_synthetic_photos(layout: str, rotation: int) -> None:
+    s = synth(layout, rotation=rotation, tilt=0.2, turn=10, seed=rotation, size=(1600, 1200), height=900)
+    ok, buf = cv2.imencode(".png", s.image)
+    assert ok
+    sheet = find_sheet(load_photo(buf.tobytes()))
+    seen: list[str] = []
+    zones = locate_zones(sheet, debug=lambda name, image: seen.append(name))
+    assert seen == ["03_zones"]
+    assert zones.layout == layout and zones.rotation == rotation
+    # The upright frame maps onto the true corners, in upright order.
+    left, top, right, bottom = zones.frame
+    frame = to_photo_points([(left, top), (right, top), (right, bottom), (left, bottom)], zones.to_photo)
+    assert np.hypot(*(frame - s.corners).T).max() < 6
+    assert max(_zone_errors(zones, layout, s.geometry_proportions, s.sheet_to_photo)) < 15
