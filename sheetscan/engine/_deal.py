@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from operator import attrgetter
 
 from sheetscan.engine._bits import CARDS, SUIT_MASKS, card_index, card_text, hand_text, indices, parse_hand
 from sheetscan.engine._conventions import Conventions
@@ -37,6 +38,7 @@ _FIELDS = (
     "here_moved", "calls", "declarer", "contract", "discard", "words", "whister", "play_mode", "leader",
     "trick", "lead_suit", "trick_no", "tricks", "played", "revealed", "_log_len",
 )
+_SNAPSHOT = attrgetter(*_FIELDS)
 
 
 class DealState:
@@ -182,7 +184,7 @@ class DealState:
     # ---------------------------------------------------------------------------------- push/pop
     def _save(self, token: str) -> None:
         self._log_len = len(self._log)
-        self._stack.append(tuple(getattr(self, name) for name in _FIELDS))
+        self._stack.append(_SNAPSHOT(self))
         self._moves.append(token)
 
     def pop(self) -> str:

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheetscan.engine import Bots, Conventions, DealState, Phase, deal_json, play_deal, play_pulka
+from sheetscan.engine._bits import parse_hand
 from sheetscan.rules import Suit, parse_card, parse_contract, read_game, replay, replay_deals, settle
 
 VARIANTS = ("sochi", "leningrad", "rostov", "piter")
@@ -29,6 +30,11 @@ def _winner(cards: list[tuple[str, str]], trump: Suit | None, suit: Suit) -> str
         card = parse_card(card_text)
         return 100 + card.rank if card.suit == trump else card.rank if card.suit == suit else -1
     return max(cards, key=lambda pair: key(pair[1]))[0]
+
+
+def _index(text: str) -> int:
+    card = parse_card(text)
+    return int(card.suit) * 8 + int(card.rank) - 7
 
 
 def _check_deal(state: DealState, conv: Conventions, names: tuple[str, ...]) -> None:
@@ -48,6 +54,18 @@ def _check_deal(state: DealState, conv: Conventions, names: tuple[str, ...]) -> 
         fresh.push(token)
     assert fresh.phase is Phase.OVER and fresh.outcome() == state.outcome(), position
     assert DealState.from_text(position) == state
+    # The auction as written in the record is legal on the deal as written in the record.
+    hands = [parse_hand(entry["cards"]["hands"].get(name, "-")) for name in names]
+    talon = entry["cards"]["talon"]
+    written = DealState(hands, (_index(talon[:2]), _index(talon[2:])), names.index(entry["dealer"]), conv)
+    for call in entry["auction"]:
+        name, _, said = call.rpartition(": ")
+        assert names[written.turn] == name, position
+        written.push(said)
+    if entry["kind"] == "raspasy":
+        assert written.phase is Phase.PLAY and written.declarer < 0, position
+    else:
+        assert written.phase is Phase.DISCARD and names[written.declarer] == entry["declarer"], position
     # Tricks recomputed independently from the recorded play.
     if "tricks" in entry:
         assert sum(entry["tricks"].values()) == 10, position
