@@ -2,6 +2,12 @@
 
 `read_game` checks the form of a record (names, kinds, contracts, numbers); whether a deal is allowed by
 the rules (tricks adding up to 10, a defence the variant permits …) is checked when it is scored.
+
+Decision: the dealer is not required to move clockwise deal by deal, because some conventions (Classic's
+bombs) deal again from the same seat and a typed record may start anywhere; the dealer only decides who
+sits out when four play.
+Decision: besides FORMATS.md's fields a record may carry `"price"` (money per whist, default 1), which
+`sheetscan replay` uses for the settlement; it is written only when it is not 1.
 """
 
 from __future__ import annotations

@@ -150,6 +150,8 @@ def settle(sheet: Sheet, *, price: Fraction | int | str | None = None, currency:
     gora = {name: Fraction(zones[name].gora_total) for name in players}
     whists = {(a, b): zones[a].whists_on(b) for a in players for b in players if a != b}
 
+    # The reference is the target itself, not the pulkas' actual mean: in 004's example the pulkas sum to
+    # 152 and the average used is 50 («Среднее арифметическое (сумма 150)»).
     ratio = Fraction(options.pulka_point_whists, options.gora_point_whists)
     steps.append(
         "Pulka: " + ", ".join(f"{name} {pulka[name]}" for name in players)
