@@ -40,6 +40,8 @@ def require_mapping(value: Any, where: str) -> Mapping[str, Any]:
 
 def require_int(value: Any, where: str, *, low: int = 0, high: int | None = None) -> int:
     """`value` if it is a whole number in [low, high], else an error naming `where`."""
+    if type(value) is int and low <= value and (high is None or value <= high):
+        return value  # the common case, checked first because records hold tens of thousands
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInputError(f"{where}: expected a whole number, got {value!r}")
     if value < low or (high is not None and value > high):

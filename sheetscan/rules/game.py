@@ -158,14 +158,17 @@ class GameConfig:
         """The players who take part in a deal: everyone, or everyone but the dealer when four play."""
         if len(self.players) == 3:
             return self.players
-        start = self.players.index(dealer) + 1
-        return tuple(self.players[(start + i) % 4] for i in range(3))
+        return self._clockwise[dealer][:3]
+
+    @functools.cached_property
+    def _clockwise(self) -> dict[str, tuple[str, ...]]:
+        # Seat orders are asked for on every deal; there are only 3 or 4 of them.
+        players, n = self.players, len(self.players)
+        return {name: tuple(players[(i + k) % n] for k in range(1, n + 1)) for i, name in enumerate(players)}
 
     def left_of(self, name: str, among: Sequence[str]) -> tuple[str, ...]:
         """The players of `among` in clockwise order, starting with the one on `name`'s left."""
-        start = self.players.index(name)
-        order = [self.players[(start + i) % len(self.players)] for i in range(1, len(self.players) + 1)]
-        return tuple(p for p in order if p in among)
+        return tuple(p for p in self._clockwise[name] if p in among)
 
 
 def parse_price(value: Fraction | int | str) -> Fraction:

@@ -11,6 +11,7 @@ reads these fields and never the variant's name (STYLE.md §3). Sources:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from sheetscan.errors import InvalidInputError
@@ -89,12 +90,16 @@ class Variant:
     source: str = ""
     """Where the rules of this variant are written."""
 
+    @functools.cached_property
+    def _rows(self) -> dict[int, PriceRow]:
+        return {row.level: row for row in self.prices}
+
     def row(self, contract: Contract) -> PriceRow:
         """The price row of a contract (its level, or the misère)."""
-        for row in self.prices:
-            if row.level == contract.level:
-                return row
-        raise InvalidInputError(f"variant {self.name} has no price for contract {contract}")
+        try:
+            return self._rows[contract.level]
+        except KeyError:
+            raise InvalidInputError(f"variant {self.name} has no price for contract {contract}") from None
 
     @property
     def names(self) -> tuple[str, ...]:
