@@ -70,7 +70,7 @@ class Bots:
             # players differ.
             level = min(10, int(best + 0.9 + self.rng.uniform(-0.35, 0.35)))
             top = _RANK[(level, strain)] if level >= 6 else -1
-            misere = misere_bad(hand) <= 1 and raw < 4.0
+            misere = misere_bad(hand) <= 2 and raw < 4.0
             plan = (top, misere)
             self._plans[key] = plan
         return plan

@@ -17,6 +17,7 @@ from operator import attrgetter
 
 from sheetscan.engine._bits import CARDS, SUIT_MASKS, card_index, card_text, hand_text, indices, parse_hand
 from sheetscan.engine._conventions import Conventions
+from sheetscan.engine._defence import defence_step
 from sheetscan.engine._outcome import Call, IllegalMove, InvalidMove, Outcome, Phase
 from sheetscan.rules import LADDER, MISERE, Card, Contract, Defence, Play, Suit, parse_card, parse_contract
 
@@ -395,44 +396,16 @@ class DealState:
     @property
     def defenders(self) -> tuple[int, int]:
         """The declarer's two opponents, from his left (003 «Вистование»: «слева от разыгрывающего»)."""
+        if self.declarer < 0:
+            raise IllegalMove("there are no defenders before the auction is won, nor on raspasy", self.text())
         first = self._next[self.declarer]
         return first, self._next[first]
 
     # ------------------------------------------------------------------------------------ defence
     def _defence_step(self) -> tuple[int, tuple[Defence, ...], str]:
         """(seat to speak, what he may say, "") — or (whister, (), end) with end `two`, `lone` or `none`."""
-        conv = self.conventions
-        d1, d2 = self.defenders
-        contract = LADDER[self.contract]
-        level = contract.level
-        words = self.words
-        said = [word for _, word in words]
-        W, P, H = Defence.WHIST, Defence.PASS, Defence.HALF
-        both = (W, P)
-        dealer = self.dealer if self.n == 4 and conv.dealer_whist else -1
-        if words and words[-1][0] == dealer:
-            return (dealer, (), "lone") if said[-1] is W else (-1, (), "none")
-        if conv.stalingrad and contract == Contract(6, Suit.SPADES) and len(said) < 2:
-            return (d1 if not said else d2), (W,), ""  # 002: «все остальные автоматически вистуют»
-        ask_dealer = (dealer, both, "") if dealer >= 0 else (-1, (), "none")
-        if not said:
-            return d1, both, ""
-        if said == [W]:
-            return d2, both, ""
-        if said == [P]:
-            return d2, ((W, P, H) if conv.half_whist and level in (6, 7) else both), ""
-        if said == [W, W]:
-            return -1, (), "two"
-        if said in ([W, P], [P, H, W], [P, P, W]):
-            return d1, (), "lone"
-        if said == [P, W]:
-            return d2, (), "lone"
-        if said == [P, H]:
-            # 003: «спасовавший партнёр имеет право вернуть вист»; then the dealer, last (4 players).
-            return (d1, both, "") if conv.return_whist else ask_dealer
-        if said == [P, P] and conv.pass_pass_whist and level in (8, 9):
-            return d1, both, ""  # 000 «Питер»: «Пас > пас > вист на восьмерной и девятерной»
-        return ask_dealer
+        dealer = self.dealer if self.n == 4 else -1
+        return defence_step(self.words, self.defenders, dealer, LADDER[self.contract], self.conventions)
 
     def legal_defence(self) -> Iterator[Defence]:
         """What the defender to speak may say."""
@@ -584,6 +557,16 @@ class DealState:
                 seat in self.defenders:
             return self.whister
         return seat
+
+    def shown_talon(self) -> tuple[Card, ...]:
+        """The talon cards everyone has seen by now: both once the declarer took them (003 «Назначение
+        игры»: «Он должен открыть его на всеобщее обозрение»); on raspasy with talon leads the top card
+        from the first trick and the second from the second (003 «Розыгрыш»); otherwise none."""
+        if self.declarer >= 0 and self.phase is not Phase.AUCTION:
+            return CARDS[self.talon_cards[0]], CARDS[self.talon_cards[1]]
+        if self.phase is Phase.AUCTION or self._forced_suit(0) < 0:
+            return ()
+        return tuple(CARDS[i] for i in self.talon_cards[:min(2, self.trick_no + 1)])
 
     def open_seats(self) -> tuple[int, ...]:
         """Seats whose cards lie face up now (open whist, the misère's opponents)."""

@@ -140,7 +140,7 @@ def test_declarer_takes_the_talon_discards_two_and_declares_not_below_the_bid() 
     # окончательную игру, равную либо превосходящую по рангу объявление»; 000: a lower declaration «партнёры
     # должны указать ему на недопустимость».
     state = play(make(SOCHI), "6s", "6c", "pass", "6d", "pass")
-    assert state.hands[1].bit_count() == 12
+    assert state.hands[1].bit_count() == 12 and [str(c) for c in state.shown_talon()] == ["7h", "8d"]
     assert len(list(state.legal_discards())) == 66
     with pytest.raises(IllegalMove):
         state.push("AhKh")  # not his cards
@@ -286,6 +286,7 @@ def test_raspasy_talon_sets_the_suit_of_the_first_two_tricks() -> None:
     # прикупа, и первый ход снова принадлежит игроку слева от сдатчика. Третий ход также должен сделать
     # сначала игрок первой руки. В дальнейшем – взявший взятку.»
     state = play(make(SOCHI), "pass", "pass", "pass")
+    assert [str(c) for c in state.shown_talon()] == ["7h"]
     assert state.turn == 1 and len(list(state.legal_cards())) == 10  # no heart: any card
     state.push("7s")
     assert {str(c) for c in state.legal_cards()} == {"Ah", "Kh", "Qh"}  # hearts, set by the talon's 7♥
@@ -293,6 +294,7 @@ def test_raspasy_talon_sets_the_suit_of_the_first_two_tricks() -> None:
     assert state.tricks == (0, 0, 1) and state.turn == 1  # seat 2 took it, but the first hand plays first
     state.push("8s")
     assert {str(c) for c in state.legal_cards()} == {"Ad"}  # diamonds, set by the talon's 8♦
+    assert [str(c) for c in state.shown_talon()] == ["7h", "8d"]
     play(state, "Ad", "7d")
     assert state.tricks == (0, 0, 2) and state.turn == 1  # and the third trick again
     play(state, "Ac", "Qc", "Kd")
@@ -305,6 +307,7 @@ def test_rostov_never_opens_the_talon_on_raspasy() -> None:
     # 004 «Ростовка»: «прикуп на распасовке: не открывается никогда»; 002: «При распасах карты прикупа не
     # показываются и не участвуют в розыгрыше».
     state = play(make(Conventions.for_variant("rostov")), "pass", "pass", "pass")
+    assert state.shown_talon() == ()
     play(state, "7s")
     assert len(list(state.legal_cards())) == 10  # no spade: any card, the talon's 7♥ does not count
     play(state, "Ah", "Jh")
