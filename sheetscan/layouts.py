@@ -407,15 +407,15 @@ def point_in_polygon(point: Point, polygon: tuple[Point, ...] | list[Point]) -> 
 # A4 landscape for three players: the sheet is wide like the hand-drawn ones; the title and QR code sit
 # above it, the names go in the margins along each player's edge, the markers outside the corners.
 _FORM3_PAGE = FormPage(
-    size_mm=(297.0, 210.0), sheet_mm=(28.0, 34.0, 269.0, 180.0), marker_mm=14.0,
-    markers=((0, 10.0, 16.0), (1, 273.0, 16.0), (2, 273.0, 184.0), (3, 10.0, 184.0)),
-    qr_mm=(234.0, 5.0, 26.0),
+    size_mm=(297.0, 210.0), sheet_mm=(28.0, 38.0, 269.0, 180.0), marker_mm=14.0,
+    markers=((0, 10.0, 20.0), (1, 273.0, 20.0), (2, 273.0, 184.0), (3, 10.0, 184.0)),
+    qr_mm=(234.0, 6.0, 30.0),
 )
 # A4 portrait for four players: a near-square sheet with a name margin on every side.
 _FORM4_PAGE = FormPage(
     size_mm=(210.0, 297.0), sheet_mm=(28.0, 46.0, 182.0, 232.0), marker_mm=14.0,
     markers=((0, 10.0, 28.0), (1, 186.0, 28.0), (2, 186.0, 236.0), (3, 10.0, 236.0)),
-    qr_mm=(160.0, 252.0, 26.0),
+    qr_mm=(156.0, 250.0, 30.0),
 )
 
 _STD3 = Proportions(
@@ -425,7 +425,7 @@ _STD3 = Proportions(
 _STD4 = Proportions(
     aspect=1.1, whists=(0.18, 0.19, 0.18, 0.19), pulka=(0.12, 0.13, 0.12, 0.13), circle_radius=0.075,
 )
-_FORM3 = replace(_STD3, aspect=(269.0 - 28.0) / (180.0 - 34.0))
+_FORM3 = replace(_STD3, aspect=(269.0 - 28.0) / (180.0 - 38.0))
 _FORM4 = replace(_STD4, aspect=(182.0 - 28.0) / (232.0 - 46.0), whists=(0.18, 0.18, 0.18, 0.18),
                  pulka=(0.12, 0.12, 0.12, 0.12), circle_radius=0.07)
 

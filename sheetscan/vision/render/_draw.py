@@ -1,0 +1,181 @@
+"""Paper and the lines of a hand-drawn sheet: wobbly strokes, overshoots, pen or pencil.
+
+Also chooses the proportions a person might draw (uneven bands, a circle off centre), since readers
+must not rely on any fixed template for hand-drawn sheets.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from sheetscan.layouts import Point, Proportions, SheetGeometry, SheetLayout
+
+__all__ = ["LineStyle", "draw_lines", "make_paper", "vary_proportions"]
+
+Image = npt.NDArray[np.uint8]
+_SHIFT = 4  # cv2 sub-pixel drawing: coordinates × 16
+
+
+def vary_proportions(layout: SheetLayout, rng: np.random.Generator) -> Proportions:
+    """Proportions as a person might draw this layout: every band and the circle a little different."""
+    base = layout.default
+    n = layout.players
+    for _ in range(50):
+        aspect = float(rng.uniform(0.9, 1.65) if n == 3 else rng.uniform(0.75, 1.35))
+        scale_w = float(rng.uniform(0.75, 1.25))
+        scale_p = float(rng.uniform(0.7, 1.3))
+        whists = tuple(float(w * scale_w * rng.uniform(0.8, 1.2)) for w in base.whists)
+        pulka = tuple(float(w * scale_p * rng.uniform(0.8, 1.2)) for w in base.pulka)
+        # Bands along the short side look narrower on paper; keep them roughly even in millimetres.
+        whists = (whists[0] / aspect * 1.2, whists[1], whists[2] / aspect * 1.2, whists[3])
+        pulka = (pulka[0] / aspect * 1.2, pulka[1], pulka[2] / aspect * 1.2, pulka[3])
+        splits: tuple[tuple[float, ...], ...]
+        if n == 3:
+            splits = ((float(rng.uniform(0.4, 0.6)),),)
+        else:
+            splits = tuple(
+                (float(rng.uniform(0.28, 0.38)), float(rng.uniform(0.62, 0.72))) for _ in range(4))
+        candidate = replace(
+            base, aspect=aspect, whists=whists, pulka=pulka,
+            circle_radius=float(base.circle_radius * rng.uniform(0.75, 1.3)),
+            circle_center=(float(0.5 + rng.normal(0, 0.015)), float(0.5 + rng.normal(0, 0.015))),
+            top_split=float(0.5 + rng.normal(0, 0.03)), whist_splits=splits,
+        )
+        try:
+            layout.geometry(candidate)
+        except ValueError:
+            continue
+        return candidate
+    return base
+
+
+def make_paper(width: int, height: int, rng: np.random.Generator, *, squared: bool,
+               px_per_mm: float) -> Image:
+    """A blank paper: a slightly tinted white with grain, optionally a 5 mm notebook grid."""
+    tint = np.array([rng.uniform(228, 250), rng.uniform(232, 252), rng.uniform(235, 253)], np.float32)
+    small = rng.normal(0.0, 1.0, (max(2, height // 16), max(2, width // 16))).astype(np.float32)
+    fibres = cv2.resize(cv2.GaussianBlur(small, (0, 0), 1.2), (width, height), interpolation=cv2.INTER_LINEAR)
+    shade = (1.0 + 0.012 * fibres)[:, :, None]
+    paper = np.clip(tint[None, None, :] * shade, 0, 255).astype(np.uint8)
+    if squared:
+        step = 5.0 * px_per_mm
+        colour = (int(rng.uniform(190, 225)), int(rng.uniform(175, 210)), int(rng.uniform(140, 185)))
+        thick = max(1, round(0.15 * px_per_mm))
+        offset = rng.uniform(0, step, 2)
+        x = offset[0]
+        while x < width:
+            cv2.line(paper, (int(x * 16), 0), (int(x * 16), height * 16), colour, thick, cv2.LINE_AA, _SHIFT)
+            x += step
+        y = offset[1]
+        while y < height:
+            cv2.line(paper, (0, int(y * 16)), (width * 16, int(y * 16)), colour, thick, cv2.LINE_AA, _SHIFT)
+            y += step
+    return paper
+
+
+@dataclass(frozen=True)
+class LineStyle:
+    """How the sheet's lines are drawn."""
+
+    colour: tuple[int, int, int]
+    """BGR."""
+    thickness: float
+    """Stroke width in paper pixels."""
+    wobble: float
+    """Amplitude of the hand's waver in paper pixels (0 with a ruler)."""
+    overshoot: float
+    """How far strokes run past their ends, in paper pixels."""
+    pencil: bool
+    """Grey and grainy."""
+
+    @staticmethod
+    def random(rng: np.random.Generator, sheet_px: float) -> LineStyle:
+        """A pen or pencil, freehand or with a ruler, scaled to a sheet `sheet_px` pixels tall."""
+        pencil = bool(rng.random() < 0.25)
+        ruler = bool(rng.random() < 0.35)
+        colours = [(150, 60, 20), (40, 40, 40), (130, 40, 90), (25, 25, 30)]
+        return LineStyle(
+            colour=(110, 110, 115) if pencil else colours[int(rng.integers(len(colours)))],
+            thickness=float(sheet_px * rng.uniform(0.0015, 0.0035)),
+            wobble=float(sheet_px * (rng.uniform(0.0003, 0.001) if ruler else rng.uniform(0.0015, 0.005))),
+            overshoot=float(sheet_px * rng.uniform(0.0, 0.02)),
+            pencil=pencil,
+        )
+
+
+def _wobbly(points: list[tuple[float, float]], rng: np.random.Generator, style: LineStyle
+            ) -> npt.NDArray[np.int32]:
+    """A stroke through `points` with a smooth waver and overshoots at both ends (×16 fixed point)."""
+    pts = [np.array(p, np.float64) for p in points]
+    head, tail = pts[1] - pts[0], pts[-1] - pts[-2]
+    pts[0] = pts[0] - head / (np.linalg.norm(head) + 1e-9) * style.overshoot * rng.uniform(0, 1)
+    pts[-1] = pts[-1] + tail / (np.linalg.norm(tail) + 1e-9) * style.overshoot * rng.uniform(0, 1)
+    out: list[npt.NDArray[np.float64]] = []
+    for a, b in itertools.pairwise(pts):
+        length = float(np.linalg.norm(b - a))
+        steps = max(2, int(length / 12))
+        normal = np.array([-(b - a)[1], (b - a)[0]]) / (length + 1e-9)
+        phases = rng.uniform(0, 2 * math.pi, 2)
+        freqs = rng.uniform(0.5, 2.5), rng.uniform(3, 8)
+        t = np.linspace(0.0, 1.0, steps + 1)
+        wave = style.wobble * (np.sin(phases[0] + 2 * math.pi * freqs[0] * t)
+                               + 0.35 * np.sin(phases[1] + 2 * math.pi * freqs[1] * t))
+        seg = a[None, :] + (b - a)[None, :] * t[:, None] + normal[None, :] * wave[:, None]
+        out.extend(seg if not out else seg[1:])
+    return np.round(np.array(out) * 16).astype(np.int32)
+
+
+def draw_lines(paper: Image, geometry: SheetGeometry, to_px: npt.NDArray[np.float64], style: LineStyle,
+               rng: np.random.Generator) -> None:
+    """Draw the sheet's rectangles, circle, spokes and splits by hand onto `paper`."""
+    mask = np.zeros(paper.shape[:2], np.float32)
+
+    def px(p: Point) -> tuple[float, float]:
+        v = to_px @ np.array([p[0], p[1], 1.0])
+        return (float(v[0] / v[2]), float(v[1] / v[2]))
+
+    thick = max(1, round(style.thickness))
+    strokes: list[list[tuple[float, float]]] = []
+    for left, top, right, bottom in geometry.rectangles:
+        corners = [px((left, top)), px((right, top)), px((right, bottom)), px((left, bottom))]
+        if style.wobble < 0.002 * paper.shape[0] and rng.random() < 0.5:
+            strokes.append([*corners, corners[0]])  # one careful closed stroke
+        else:
+            strokes.extend([corners[i], corners[(i + 1) % 4]] for i in range(4))
+    for spoke in geometry.spokes:
+        strokes.append([px(p) for p in spoke])
+    strokes.extend([px(a), px(b)] for a, b in geometry.splits)
+    for stroke in strokes:
+        width = max(1, round(thick * rng.uniform(0.8, 1.2)))
+        cv2.polylines(mask, [_wobbly(stroke, rng, style)], False, 1.0, width, cv2.LINE_AA, _SHIFT)
+    # The circle: one stroke that may not quite close, or overlaps where it started.
+    (cx, cy), (rx, ry) = geometry.circle_center, geometry.circle_radius
+    start = rng.uniform(0, 2 * math.pi)
+    sweep = 2 * math.pi * rng.uniform(0.97, 1.06)
+    t = start + np.linspace(0, sweep, 90)
+    r = 1.0 + style.wobble / max(1.0, px((cx + rx, cy))[0] - px((cx, cy))[0]) * np.sin(3 * t + start)
+    ring = [px((cx + rx * r[i] * math.cos(t[i]), cy + ry * r[i] * math.sin(t[i]))) for i in range(len(t))]
+    cv2.polylines(mask, [np.round(np.array(ring) * 16).astype(np.int32)], False, 1.0, thick, cv2.LINE_AA,
+                  _SHIFT)
+    if style.pencil:
+        mask *= rng.uniform(0.5, 1.0, mask.shape).astype(np.float32)
+    opacity = 0.7 if style.pencil else 0.95
+    _lay(paper, mask * opacity, style.colour)
+
+
+def _lay(paper: Image, alpha: npt.NDArray[np.float32], colour: tuple[int, int, int]) -> None:
+    """Multiply ink of `colour` into the paper where `alpha` > 0 (only the touched rows, for speed)."""
+    rows = np.flatnonzero(alpha.max(axis=1) > 0)
+    if len(rows) == 0:
+        return
+    y0, y1 = int(rows[0]), int(rows[-1]) + 1
+    a = alpha[y0:y1, :, None]
+    region = paper[y0:y1].astype(np.float32)
+    ink = region * (np.array(colour, np.float32) / 255.0)
+    paper[y0:y1] = np.clip(region * (1.0 - a) + ink * a, 0, 255).astype(np.uint8)

@@ -1,0 +1,162 @@
+"""Photographing a flat paper: a table, a tilted phone camera, uneven light, shadow, blur and noise.
+
+The paper lies flat, so one homography maps paper pixels to photo pixels exactly; everything the truth
+file says is carried through it. Heavy per-pixel work runs at a quarter resolution and is upscaled
+(light, shadow, table texture) so that a 12 MP photo stays well under the time budget.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Shot", "photograph"]
+
+Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Shot:
+    """The photo and how the paper got into it."""
+
+    image: Image
+    """The photo, BGR."""
+    paper_to_photo: npt.NDArray[np.float64]
+    """3 × 3 homography from paper pixels to photo pixels."""
+    angle: float
+    """In-plane turn of the paper, degrees clockwise."""
+    tilt: float
+    """How far the paper plane is tilted from facing the camera, degrees."""
+    jpeg_quality: int
+    """The JPEG quality the photo should be saved with."""
+
+
+def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], blur: float) -> Floats:
+    field = rng.normal(0.0, 1.0, shape).astype(np.float32)
+    field = np.asarray(cv2.GaussianBlur(field, (0, 0), blur), np.float32)
+    return np.asarray(field / (float(np.abs(field).max()) + 1e-6), np.float32)
+
+
+def _table(rng: np.random.Generator, w: int, h: int) -> Floats:
+    """A table top at low resolution: wood, cloth, or a plain laminate (BGR floats 0..255)."""
+    kind = int(rng.integers(4))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == 0:  # wood: wavy grain along one direction, with rings of darker late wood
+        base = np.array([rng.uniform(40, 90), rng.uniform(70, 120), rng.uniform(110, 170)], np.float32)
+        theta = rng.uniform(0, math.pi)
+        u = xx * math.cos(theta) + yy * math.sin(theta)
+        v = -xx * math.sin(theta) + yy * math.cos(theta)
+        warp = _smooth_noise(rng, (h, w), max(w, h) / 12) * rng.uniform(8, 25)
+        grain = np.sin((v + warp) / rng.uniform(2.0, 6.0)) * 0.5 + 0.5
+        streak = _smooth_noise(rng, (h, w), 2.0) * 0.5
+        shade = 0.75 + 0.25 * grain + 0.08 * streak + 0.02 * np.sin(u / 40.0)
+        return np.asarray(base[None, None, :] * shade[:, :, None], np.float32)
+    if kind == 1:  # cloth: a woven texture, sometimes checked
+        base = np.array([rng.uniform(30, 200), rng.uniform(30, 200), rng.uniform(30, 200)], np.float32)
+        period = rng.uniform(1.6, 3.0)
+        weave = 0.5 + 0.25 * (np.sin(xx * math.pi / period) * np.sin(yy * math.pi / period))
+        shade = 0.8 + 0.2 * weave
+        if rng.random() < 0.5:
+            square = rng.uniform(15, 45)
+            checks = ((xx // square + yy // square) % 2).astype(np.float32)
+            shade *= 0.75 + 0.25 * checks
+        return np.asarray(base[None, None, :] * shade[:, :, None], np.float32)
+    base = np.array([rng.uniform(60, 210)] * 3, np.float32) + rng.normal(0, 15, 3).astype(np.float32)
+    mottle = _smooth_noise(rng, (h, w), rng.uniform(3, 12))
+    return base[None, None, :] * (0.92 + 0.08 * mottle)[:, :, None]
+
+
+def _placement(rng: np.random.Generator, paper_w: int, paper_h: int, width: int, height: int,
+               max_tilt: float) -> tuple[npt.NDArray[np.float32], float, float]:
+    """Photo positions of the paper's corners for a random turn, tilt and distance."""
+    # People mostly square the phone to the sheet from one of its sides; sometimes they do not.
+    if rng.random() < 0.7:
+        angle = float(90 * rng.integers(4) + rng.normal(0, 8)) % 360
+    else:
+        angle = float(rng.uniform(0, 360))
+    tilt = float(max_tilt * rng.uniform(0, 1) ** 1.3)  # mostly moderate, now and then the full tilt
+    axis = rng.uniform(0, 2 * math.pi)
+    corners = np.array([[0, 0], [paper_w, 0], [paper_w, paper_h], [0, paper_h]], np.float64)
+    centred = corners - [paper_w / 2, paper_h / 2]
+    a = math.radians(angle)
+    turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    flat = centred @ turn.T
+    pts3 = np.column_stack([flat, np.zeros(4)])
+    k = np.array([math.cos(axis), math.sin(axis), 0.0])
+    t = math.radians(tilt)
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    rot = np.eye(3) + math.sin(t) * kx + (1 - math.cos(t)) * kx @ kx  # Rodrigues
+    focal = max(paper_w, paper_h) * rng.uniform(0.9, 1.4)
+    cam = pts3 @ rot.T + [0.0, 0.0, focal * rng.uniform(1.1, 1.5)]
+    proj = cam[:, :2] / cam[:, 2:3] * focal
+    lo, hi = proj.min(axis=0), proj.max(axis=0)
+    fill = rng.uniform(0.72, 0.96)
+    scale = fill * min(width / (hi[0] - lo[0]), height / (hi[1] - lo[1]))
+    proj = (proj - lo) * scale
+    size = hi - lo
+    room = np.array([width, height]) - size * scale
+    proj += room * rng.uniform(0.25, 0.75, 2)
+    return proj.astype(np.float32), angle, tilt
+
+
+def photograph(paper: Image, rng: np.random.Generator, *, size: tuple[int, int],
+               max_tilt: float = 35.0) -> Shot:
+    """Photograph `paper` lying on a table: returns the photo and the paper → photo homography."""
+    width, height = size
+    ph, pw = paper.shape[:2]
+    quad, angle, tilt = _placement(rng, pw, ph, width, height, max_tilt)
+    src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
+    homography = cv2.getPerspectiveTransform(src, quad).astype(np.float64)
+    sw, sh = max(8, width // 4), max(8, height // 4)
+
+    # The table with the paper's soft drop shadow, at a quarter resolution, then full size.
+    table = _table(rng, sw, sh)
+    small_quad = quad / [width / sw, height / sh]
+    shadow = np.zeros((sh, sw), np.float32)
+    offset = rng.normal(0, 2.0, 2)
+    cv2.fillConvexPoly(shadow, np.round((small_quad + offset) * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), rng.uniform(1.5, 4.0)), np.float32)
+    table *= (1.0 - 0.45 * shadow)[:, :, None]
+    photo = cv2.resize(np.clip(table, 0, 255).astype(np.uint8), (width, height),
+                       interpolation=cv2.INTER_LINEAR)
+    cv2.warpPerspective(paper, homography, (width, height), dst=photo, flags=cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+
+    # Light: a broad gradient, a vignette, a warm or cool cast, and now and then a soft shadow
+    # across the sheet (a hand or the phone held between the lamp and the table).
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    gx, gy = rng.normal(0, 1, 2)
+    gradient = (xx / sw - 0.5) * gx + (yy / sh - 0.5) * gy
+    gain = 1.0 + rng.uniform(0.1, 0.35) * gradient / (abs(gx) + abs(gy) + 1e-6)
+    gain += 0.08 * _smooth_noise(rng, (sh, sw), sw / 6)
+    radius = ((xx / sw - 0.5) ** 2 + (yy / sh - 0.5) ** 2) * 4
+    gain *= 1.0 - rng.uniform(0.05, 0.25) * radius
+    if rng.random() < 0.6:
+        blob = np.zeros((sh, sw), np.float32)
+        centre = rng.uniform(0, 1, 2) * [sw, sh]
+        axes = rng.uniform(0.2, 0.6, 2) * [sw, sh]
+        cv2.ellipse(blob, (int(centre[0]), int(centre[1])), (int(axes[0]), int(axes[1])),
+                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        blob = np.asarray(cv2.GaussianBlur(blob, (0, 0), rng.uniform(0.03, 0.12) * sw), np.float32)
+        gain *= 1.0 - rng.uniform(0.2, 0.45) * blob
+    gain *= rng.uniform(0.8, 1.08)
+    cast = np.array([rng.uniform(0.86, 1.02), rng.uniform(0.95, 1.02), rng.uniform(0.98, 1.08)], np.float32)
+    light = cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
+    out = photo.astype(np.float32)
+    out *= light[:, :, None]
+    out *= cast[None, None, :]
+
+    sigma = rng.uniform(0.4, 1.5)
+    out = np.asarray(cv2.GaussianBlur(out, (0, 0), sigma), np.float32)
+    noise = np.empty((height, width, 3), np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    spread = float(rng.uniform(1.5, 6.0))
+    cv2.randn(noise, np.zeros(3), np.full(3, spread))
+    out += noise
+    image = np.clip(out, 0, 255).astype(np.uint8)
+    return Shot(image, homography, angle, tilt, int(rng.integers(72, 93)))
