@@ -22,7 +22,7 @@ __all__ = ["Bots", "play_deal"]
 _RANK = {(c.level, -1 if c.trump is None else int(c.trump)): i for i, c in enumerate(LADDER)}
 _STRAINS = (0, 1, 2, 3, -1)
 # Expected tricks each defender should bring to say «вист» (the duty 4/2/1/1/1 of 000, shared).
-_NEED = {6: 1.8, 7: 1.1, 8: 1.0, 9: 1.0, 10: 1.0}
+_NEED = {6: 1.6, 7: 1.0, 8: 0.9, 9: 0.9, 10: 0.9}
 _DUTY = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
 
 
@@ -133,7 +133,7 @@ class Bots:
         if len(deal.words) >= 2:
             return Defence.PASS  # a return whist or «пас > пас > вист» after having passed: keep the pass
         trump = -1 if contract.trump is None else int(contract.trump)
-        estimate = estimate_defence(deal.hands[seat], trump)
+        estimate = 0.72 * estimate_defence(deal.hands[seat], trump) + 0.15  # fitted on the bots' own play
         need = _NEED[contract.level]
         if deal.words and deal.words[0][1] is Defence.WHIST and contract.level >= 8:
             need += 0.5  # the partner already whists for the one trick the duty asks
@@ -290,6 +290,12 @@ def _take(deal: DealState, seat: int, legal: int, hand: int, others: int) -> int
             if mine and theirs and (_high(mine) > _high(theirs) or
                                     mine.bit_count() >= theirs.bit_count() + 2):
                 return _high(mine) if _high(mine) > _high(theirs) else _low(mine)
+        # Who could ruff a suit: the opponents seen void in it, while trumps are still out.
+        opponents = [s for s in deal.order if s != declarer] if seat == declarer else [declarer]
+        ruffers = 0
+        if trump >= 0 and others & trump_mask:
+            for s in opponents:
+                ruffers |= deal.voids[s]
         boss, boss_len = -1, -99
         longest, longest_len = -1, -99
         for s in range(4):
@@ -297,7 +303,9 @@ def _take(deal: DealState, seat: int, legal: int, hand: int, others: int) -> int
             if not mine:
                 continue
             length = mine.bit_count() - (4 if s == trump else 0)
-            if not others & _above(_high(mine)) and length > boss_len:
+            if ruffers >> s & 1 and s != trump:
+                length -= 8  # leading into a ruff wastes the card
+            if not others & _above(_high(mine)) and length > boss_len and not ruffers >> s & 1:
                 boss, boss_len = _high(mine), length
             if length > longest_len:
                 longest, longest_len = _low(mine), length

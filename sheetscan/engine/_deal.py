@@ -37,7 +37,7 @@ _PLAYS = {"open": Play.OPEN, "closed": Play.CLOSED}
 _FIELDS = (
     "phase", "turn", "hands", "bid", "holder", "passed", "bidders", "misere_seat", "here_seat",
     "here_moved", "calls", "declarer", "contract", "discard", "words", "whister", "play_mode", "leader",
-    "trick", "lead_suit", "trick_no", "tricks", "played", "revealed", "_log_len",
+    "trick", "lead_suit", "trick_no", "tricks", "played", "revealed", "voids", "_log_len",
 )
 _SNAPSHOT = attrgetter(*_FIELDS)
 
@@ -104,6 +104,8 @@ class DealState:
         """Tricks taken so far, by seat."""
         self.played = 0
         self.revealed = False
+        self.voids = (0,) * n
+        """Suits each seat has shown it lacks (bit s for suit s), as everyone at the table has seen."""
         self._log_len = 0
 
     # ----------------------------------------------------------------------------------- building
@@ -512,8 +514,13 @@ class DealState:
         self.hands = tuple(hands)
         self.played |= 1 << index
         trick = (*self.trick, (seat, index))
-        if len(trick) == 1 and self.lead_suit < 0:
+        suit = self.lead_suit
+        if len(trick) == 1 and suit < 0:
             self.lead_suit = index >> 3
+        elif index >> 3 != suit:
+            voids = list(self.voids)
+            voids[seat] |= 1 << suit
+            self.voids = tuple(voids)
         if not self.revealed and (self.contract == MISERE_RANK or self.play_mode is Play.OPEN):
             self.revealed = True  # the declarer has led: now the defenders lie down (000 «мизера»)
         if len(trick) < 3:

@@ -90,10 +90,16 @@ def _check_deal(state: DealState, conv: Conventions, names: tuple[str, ...]) -> 
     assert state.phase is Phase.AUCTION and state.hands == state.initial_hands
 
 
+OPTIONS = st.fixed_dictionaries({"stalingrad": st.booleans(), "half_whist": st.booleans(),
+                                  "ten_checked": st.booleans()})
+
+
 @settings(max_examples=80, deadline=None, derandomize=True)
-@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS), players=st.sampled_from((3, 4)))
-def test_bot_deals_are_legal_and_add_up(seed: int, variant: str, players: int) -> None:
-    conv = Conventions.for_variant(variant, players)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS), players=st.sampled_from((3, 4)),
+       options=OPTIONS, jumps=st.booleans())
+def test_bot_deals_are_legal_and_add_up(seed: int, variant: str, players: int, options: dict[str, bool],
+                                        jumps: bool) -> None:
+    conv = Conventions.for_variant(variant, players, options, jump_bids=jumps)
     rng = random.Random(seed)
     bots = Bots(seed)
     for number in range(DEALS_PER_EXAMPLE):  # 80 × 30 = 2,400 deals
@@ -101,11 +107,13 @@ def test_bot_deals_are_legal_and_add_up(seed: int, variant: str, players: int) -
         _check_deal(state, conv, NAMES[:players])
 
 
-@settings(max_examples=6, deadline=None, derandomize=True)
-@given(seed=st.integers(0, 10**6), variant=st.sampled_from(VARIANTS[:3]), players=st.sampled_from((3, 4)))
-def test_a_pulka_replays_to_the_same_sheet_and_settles_to_zero(seed: int, variant: str, players: int) -> None:
-    record = play_pulka(variant, players, 10, seed=seed)
-    assert record == play_pulka(variant, players, 10, seed=seed)  # deterministic for a seed
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6), variant=st.sampled_from(VARIANTS), players=st.sampled_from((3, 4)),
+       options=OPTIONS)
+def test_a_pulka_replays_to_the_same_sheet_and_settles_to_zero(seed: int, variant: str, players: int,
+                                                               options: dict[str, bool]) -> None:
+    record = play_pulka(variant, players, 10, seed=seed, options=options)
+    assert record == play_pulka(variant, players, 10, seed=seed, options=options)  # deterministic
     sheet = replay(read_game(record))
     again = replay(read_game(json.loads(json.dumps(record, ensure_ascii=False))))
     assert again == sheet
