@@ -146,7 +146,7 @@ class Bots:
         contract = LADDER[deal.contract]
         trump = -1 if contract.trump is None else int(contract.trump)
         strong = estimate_defence(deal.hands[deal.whister], trump) >= _DUTY[contract.level] + 0.5
-        return Play.CLOSED if strong else Play.OPEN
+        return Play.CLOSED if strong or Play.OPEN not in deal.legal_plays() else Play.OPEN
 
     # --------------------------------------------------------------------------------------- play
     def choose_card(self, deal: DealState) -> int:

@@ -20,7 +20,15 @@ __all__ = ["Conventions"]
 
 @dataclass(frozen=True)
 class Conventions:
-    """How a deal is bid, whisted and played. Text form: the non-default `key=value` pairs joined by `,`."""
+    """How a deal is bid, whisted and played. Text form: the non-default `key=value` pairs joined by `,`.
+
+    Fixed by the rules rather than a field: the first hand (left of the dealer) calls first and leads the
+    first trick (003 «Розыгрыш»: «первый ход всегда делает игрок, сидящий слева от сдатчика»); a
+    declaration below the winning bid is refused with `IllegalMove` (000 «Правила торговли»: «партнёры
+    должны указать ему на недопустимость его действий и предложить сделать заказ в соответствии с
+    правилами»). Decision: the «без всех» penalty for a player who insists is not modelled, because the
+    game record has no way to say so and the engine's own players never insist.
+    """
 
     players: int = 3
     """3 or 4 at the table; with 4 the dealer sits out (000, «История игры, количество игроков»)."""
@@ -60,6 +68,9 @@ class Conventions:
     распасовке: открывается … при игре втроем показывает масть хода»). Off in Rostov (004: «не
     открывается никогда»; 002: «карты прикупа не показываются»). Decision: never with four players,
     where 004 gives the talon to the dealer instead."""
+    open_whist: bool = True
+    """A lone whister may play open, choosing before the first card (003 «Розыгрыш»: «игра на его выбор
+    может осуществляться как втёмную … так и всветлую»); off: only closed."""
     open_after_declarer_lead: bool = False
     """Open whist: the defenders' cards go face up before the first card (003, the Code's comment: «открыть
     карты уже перед его первым ходом»), or, as in a misère, only after the declarer's first card when he

@@ -441,13 +441,17 @@ class DealState:
     def legal_plays(self) -> Iterator[Play]:
         """Open or closed: the lone whister's choice (003 «Розыгрыш»)."""
         if self.phase is Phase.CHOOSE_PLAY:
-            yield Play.OPEN
+            if self.conventions.open_whist:
+                yield Play.OPEN
             yield Play.CLOSED
 
     def push_play(self, play: Play) -> None:
         """The lone whister chooses open or closed play."""
         if self.phase is not Phase.CHOOSE_PLAY:
             raise IllegalMove(f"{play.value}: only a lone whister chooses, before the first card",
+                              self.text())
+        if play not in self.legal_plays():
+            raise IllegalMove(f"{play.value}: open whist is not played here (convention open_whist)",
                               self.text())
         self._save(play.value)
         self.play_mode = play

@@ -246,6 +246,10 @@ def test_lone_whister_chooses_open_play_and_plays_both_hands() -> None:
     assert state.phase is Phase.CHOOSE_PLAY and state.turn == 0
     state.push("open")
     assert state.open_seats() == (2, 0) and state.controller(2) == 0 and state.controller(1) == 1
+    closed_only = play(declared(Conventions.for_variant("sochi", open_whist=False), "6s"), "pass", "whist")
+    assert list(closed_only.legal_plays()) == [Play.CLOSED]
+    with pytest.raises(IllegalMove, match="open_whist"):
+        closed_only.push("open")
 
 
 def test_misere_cards_open_after_the_declarers_first_lead() -> None:
