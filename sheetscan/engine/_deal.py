@@ -17,6 +17,7 @@ from operator import attrgetter
 
 from sheetscan.engine._bits import CARDS, SUIT_MASKS, card_index, card_text, hand_text, indices, parse_hand
 from sheetscan.engine._conventions import Conventions
+from sheetscan.engine._dealing import check_deal, deal_cards, playing_seats
 from sheetscan.engine._defence import defence_step
 from sheetscan.engine._outcome import Call, IllegalMove, InvalidMove, Outcome, Phase
 from sheetscan.rules import LADDER, MISERE, Card, Contract, Defence, Play, Suit, parse_card, parse_contract
@@ -66,8 +67,10 @@ class DealState:
         """The hands as dealt (bit masks; the dealer's is empty with four players)."""
         self.talon_cards = talon
         """The two talon cards (bit indices), top card first."""
-        self._check_deal()
-        self.order = tuple(s % n for s in range(dealer + 1, dealer + n + 1) if s % n != dealer or n == 3)
+        problem = check_deal(self.initial_hands, talon, dealer)
+        if problem:
+            raise InvalidMove(problem, "")
+        self.order = tuple(playing_seats(dealer, n))
         """The three seats that play, from the first hand clockwise."""
         self._next = {seat: self.order[(i + 1) % 3] for i, seat in enumerate(self.order)}
         self._stack: list[tuple[object, ...]] = []
@@ -80,12 +83,19 @@ class DealState:
         self.hands = tuple(hands)
         """Current hands as bit masks, by seat."""
         self.bid = -1
+        """The standing bid's place on `LADDER`; -1 before anyone bids."""
         self.holder = -1
+        """Who holds the standing bid (after «здесь», the one who said it)."""
         self.passed = 0
+        """Seats that passed in the auction (bit per seat)."""
         self.bidders = 0
+        """Seats that made a trick bid (bit per seat): they may no longer call a misère."""
         self.misere_seat = -1
+        """Who called a misère; -1 if nobody."""
         self.here_seat = -1
+        """Who may say «здесь» once two are left; -1 before."""
         self.here_moved = False
+        """Whether the right to «здесь» has passed to the later hand (003)."""
         self.calls: tuple[tuple[int, int], ...] = ()
         """The auction so far: (seat, call code) with -1 pass, -2 «здесь», else the place on `LADDER`."""
         self.declarer = -1
@@ -93,17 +103,27 @@ class DealState:
         self.contract = -1
         """The declared contract's place on `LADDER`; -1 until declared."""
         self.discard = 0
+        """The declarer's two put-away cards (bit mask)."""
         self.words: tuple[tuple[int, Defence], ...] = ()
+        """What the defenders (and, with four, the dealer) said, in order."""
         self.whister = -1
+        """The lone whister; -1 with two whisters, none, or before the defence ends."""
         self.play_mode: Play | None = None
+        """Open or closed play of a lone whister; None otherwise."""
         self.leader = -1
+        """Who led (or, on a talon-led raspasy trick, played first to) the current trick."""
         self.trick: tuple[tuple[int, int], ...] = ()
+        """The current trick so far: (seat, card index) in order."""
         self.lead_suit = -1
+        """The suit to follow in the current trick (set by the talon on raspasy); -1 before the lead."""
         self.trick_no = 0
+        """Tricks completed."""
         self.tricks = (0,) * n
         """Tricks taken so far, by seat."""
         self.played = 0
+        """Cards played so far (bit mask)."""
         self.revealed = False
+        """Whether the defenders' cards lie face up (open whist, misère)."""
         self.voids = (0,) * n
         """Suits each seat has shown it lacks (bit s for suit s), as everyone at the table has seen."""
         self._log_len = 0
@@ -113,33 +133,8 @@ class DealState:
     def shuffled(cls, rng: random.Random, dealer: int, conventions: Conventions | None = None) -> DealState:
         """A deal from a shuffled deck, dealt two at a time with two cards to the talon (000, 002)."""
         conv = conventions or Conventions()
-        cards = list(range(32))
-        rng.shuffle(cards)
-        n = conv.players
-        seats = [s % n for s in range(dealer + 1, dealer + n + 1) if s % n != dealer or n == 3]
-        hands = [0] * n
-        # Two cards at a time round the table; the talon takes two after the first round (002: «по 2 за
-        # раз»). Which round feeds the talon changes nothing for a uniformly shuffled deck.
-        talon = (cards[6], cards[7])
-        rest = cards[:6] + cards[8:]
-        for i in range(0, 30, 2):
-            seat = seats[(i // 2) % 3]
-            hands[seat] |= (1 << rest[i]) | (1 << rest[i + 1])
+        hands, talon = deal_cards(rng, dealer, conv.players)
         return cls(hands, talon, dealer, conv)
-
-    def _check_deal(self) -> None:
-        seen = 0
-        t0, t1 = self.talon_cards
-        for mask in (*self.initial_hands, 1 << t0, 1 << t1):
-            if seen & mask:
-                raise InvalidMove("a card is dealt twice", hand_text(seen & mask))
-            seen |= mask
-        sizes = sorted(m.bit_count() for m in self.initial_hands)
-        expected = [10, 10, 10] if self.n == 3 else [0, 10, 10, 10]
-        if seen != (1 << 32) - 1 or t0 == t1 or sizes != expected or (self.n == 4 and
-                                                                       self.initial_hands[self.dealer]):
-            raise InvalidMove("a deal is 10 cards to each who plays and 2 to the talon, "
-                                     "every card once", " ".join(hand_text(m) for m in self.initial_hands))
 
     # ---------------------------------------------------------------------------------- text form
     def text(self) -> str:

@@ -35,7 +35,7 @@ class IllegalMove(RuleViolationError):
     """A well-formed action the rules do not allow now (python-chess's IllegalMoveError)."""
 
     def __init__(self, message: str, position: str) -> None:
-        super().__init__(f"{message}; position: {position}")
+        super().__init__(f"{message}; position: {position}" if position else message)
         self.position = position
         """The text form of the position the action was tried on."""
 
@@ -44,7 +44,7 @@ class InvalidMove(InvalidInputError):
     """An action written in a form we cannot read (python-chess's InvalidMoveError)."""
 
     def __init__(self, message: str, position: str) -> None:
-        super().__init__(f"{message}; position: {position}")
+        super().__init__(f"{message}; position: {position}" if position else message)
         self.position = position
         """The text form of the position the action was tried on."""
 
