@@ -252,6 +252,15 @@ def test_lone_whister_chooses_open_play_and_plays_both_hands() -> None:
         closed_only.push("open")
 
 
+def test_rostov_open_whist_opens_after_the_declarers_first_lead() -> None:
+    # 002: «В случае открытой игры если первый ход принадлежит первой руке, то карты вистующего и пасующего
+    # открываются только после первого хода игрока, в противном случае карты открываются сразу.»
+    state = play(declared(Conventions.for_variant("rostov"), "6s"), "pass", "whist", "open")
+    assert state.turn == state.declarer == 1 and state.open_seats() == ()
+    state.push("Ac")
+    assert state.open_seats() == (2, 0)
+
+
 def test_misere_cards_open_after_the_declarers_first_lead() -> None:
     # 000 «Правила розыгрыша мизера»: «Если ход принадлежит разыгрывающему, он должен сделать его до того,
     # как противники «лягут» … Если первый ход принадлежит вистующим, они открывают карты до первого хода.»
