@@ -25,7 +25,9 @@ class Measured:
     """What was measured of the drawn lines, in rectified pixels (None = not found)."""
 
     frame: tuple[float, float, float, float]
-    """The outer rectangle (left, top, right, bottom)."""
+    """The outer rectangle (left, top, right, bottom) as stage 2 placed it."""
+    drawn_frame: tuple[float, float, float, float]
+    """The outer rectangle's sides where its drawn lines were seen across the sheet's middle."""
     pulka_rect: dict[str, float | None]
     """Each side of the pulka rectangle (inner edge of the whists): x for left/right, y for top/bottom."""
     gora_rect: dict[str, float | None]
@@ -70,16 +72,27 @@ def _peaks(profile: F64, threshold: float, min_gap: int) -> list[int]:
     return sorted(kept)
 
 
-def _inner_lines(profile: F64, start: float, stop: float, span: float, min_gap: int) -> list[float]:
-    """Positions of lines in `profile` strictly between `start` and `stop` (sorted from `start`)."""
-    lo, hi = sorted((start, stop))
-    lo_i, hi_i = int(lo) + min_gap, int(hi) - min_gap
-    if hi_i <= lo_i:
-        return []
+def _inner_lines(profile: F64, start: float, stop: float, span: float, min_gap: int
+                 ) -> tuple[float | None, list[float]]:
+    """The frame's own line near `start` (None if not seen) and the lines after it towards `stop`.
+
+    The frame line is looked for within 2 `min_gap` of where stage 2 put it: a wobbly hand-drawn
+    side may lie a little off the fitted quadrilateral, and must not be taken for an inner line.
+    """
+    step = 1 if stop > start else -1
     smooth = f64(cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float64), (0, 0), 2.0)).ravel()
-    found = [p for p in _peaks(smooth, 0.3 * span, min_gap) if lo_i <= p <= hi_i]
-    out = [float(p) for p in found]
-    return out if start < stop else out[::-1]
+    n = len(smooth)
+    reach = 2 * min_gap
+    lo, hi = sorted((start - step * reach, stop))
+    lo_i, hi_i = max(1, int(lo)), min(n - 2, int(hi))
+    if hi_i <= lo_i:
+        return None, []
+    found = [float(p) for p in _peaks(smooth, 0.3 * span, min_gap) if lo_i <= p <= hi_i]
+    found.sort(key=lambda p: step * p)
+    near = [p for p in found if abs(p - start) <= reach]
+    frame_line = min(near, key=lambda p: abs(p - start)) if near else None
+    base = frame_line if frame_line is not None else start
+    return frame_line, [p for p in found if step * (p - base) >= min_gap]
 
 
 def _coverage(mask: U8, a: F64, b: F64, *, samples: int = 48, tolerance: int = 0) -> float:
@@ -153,10 +166,14 @@ def measure(mask: U8, frame: tuple[float, float, float, float]) -> Measured:
     y_a, y_b = int(top + 0.3 * fh), int(bottom - 0.3 * fh)
     rows = horizontal[:, x_a:x_b].sum(axis=1).astype(np.float64) / 255.0
     cols = vertical[y_a:y_b, :].sum(axis=0).astype(np.float64) / 255.0
-    from_top = _inner_lines(rows, top, top + 0.48 * fh, x_b - x_a, min_gap)
-    from_bottom = _inner_lines(rows, bottom, bottom - 0.48 * fh, x_b - x_a, min_gap)
-    from_left = _inner_lines(cols, left, left + 0.48 * fw, y_b - y_a, min_gap)
-    from_right = _inner_lines(cols, right, right - 0.48 * fw, y_b - y_a, min_gap)
+    edge_top, from_top = _inner_lines(rows, top, top + 0.48 * fh, x_b - x_a, min_gap)
+    edge_bottom, from_bottom = _inner_lines(rows, bottom, bottom - 0.48 * fh, x_b - x_a, min_gap)
+    edge_left, from_left = _inner_lines(cols, left, left + 0.48 * fw, y_b - y_a, min_gap)
+    edge_right, from_right = _inner_lines(cols, right, right - 0.48 * fw, y_b - y_a, min_gap)
+    # Proportions are measured from the frame's lines as drawn where they were seen.
+    seen_frame = (edge_left if edge_left is not None else left, edge_top if edge_top is not None else top,
+                  edge_right if edge_right is not None else right,
+                  edge_bottom if edge_bottom is not None else bottom)
 
     def nth(found: list[float], n: int) -> float | None:
         return found[n] if len(found) > n else None
@@ -209,7 +226,8 @@ def measure(mask: U8, frame: tuple[float, float, float, float]) -> Measured:
         b = f64([p[sx], p[sy]])
         # Skip the ends, where the rectangles' own sides meet the diagonal.
         corner_spoke[corner] = _coverage(fat, a + 0.2 * (b - a), a + 0.8 * (b - a), tolerance=slack)
-    return Measured(frame=frame, pulka_rect=pulka_rect, gora_rect=gora_rect, circle=circle,
+    return Measured(frame=frame, drawn_frame=seen_frame, pulka_rect=pulka_rect, gora_rect=gora_rect,
+                    circle=circle,
                     mid_spoke=mid_spoke,
                     mid_spoke_at=mid_spoke_at, corner_spoke=corner_spoke, whist_splits=whist_splits)
 

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
-__all__ = ["dark_mask", "fit_line", "intersect", "line_through", "point_line_distance"]
+__all__ = ["dark_mask", "dark_ratio", "fit_line", "intersect", "line_through", "point_line_distance"]
 
 
 def dark_mask(image: U8, *, line_width: float = 3.0, contrast: float = 0.78) -> U8:
-    """255 where the ink is darker than `contrast` × the local paper brightness, else 0.
+    """255 where the ink is darker than `contrast` × the local paper brightness, else 0 (see `dark_ratio`)."""
+    ratio = dark_ratio(image, line_width=line_width)
+    return u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
+
+
+def dark_ratio(image: U8, *, line_width: float = 3.0) -> NDArray[np.float32]:
+    """Each pixel's brightness as a share of the local paper brightness (1 = paper, 0.3 = dark ink).
 
     The paper's brightness is estimated by a grey closing (the brightest nearby value, which erases
     strokes up to a few `line_width`s) and smoothed; dividing by it cancels gradients and soft
@@ -32,8 +39,8 @@ def dark_mask(image: U8, *, line_width: float = 3.0, contrast: float = 0.78) -> 
     if factor > 1:
         paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
     paper_f = np.maximum(paper.astype(np.float32), 24.0)
-    ratio = dark.astype(np.float32) / paper_f
-    return u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
+    ratio: NDArray[np.float32] = np.divide(dark.astype(np.float32), paper_f, dtype=np.float32)
+    return ratio
 
 
 def fit_line(points: F64) -> tuple[F64, F64] | None:

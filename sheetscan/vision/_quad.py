@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64
 from sheetscan.vision._lines import fit_line, intersect, line_through
@@ -132,6 +133,10 @@ def find_frames(
         inside = ring_ink(mask, quad, (-0.007 * size, -0.011 * size, -0.02 * size))
         if (outside is not None and outside > 0.15) or (inside is not None and inside > 0.3):
             continue
+        # A sheet is mostly bare paper between its lines; a dense mesh is a printed grid (or a texture)
+        # seen at too faint a contrast.
+        if _ink_density(mask, quad) > 0.2:
+            continue
         found.append(FrameCandidate(quad, min(cover), area, touches))
     found.sort(key=lambda c: -c.area)
     if not found:
@@ -147,6 +152,20 @@ def find_frames(
         if inside_best and cand.area > 0.3 * best.area:
             best = cand
     return [best, *(c for c in found if c is not best)]
+
+
+def _nearest_run(row: NDArray[np.bool_], offsets: F64, max_len: int) -> float | None:
+    """Centre offset of the run of ink nearest offset 0 across a side (None: none, or too wide)."""
+    if not row.any():
+        return None
+    padded = np.concatenate([[False], row, [False]])
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    starts, ends = edges[0::2], edges[1::2]  # run = offsets[start:end]
+    centres = (offsets[starts] + offsets[ends - 1]) / 2
+    best = int(np.argmin(np.abs(centres)))
+    if ends[best] - starts[best] > max_len:
+        return None  # a blot, a digit on the line or a crossing line: not a clean piece of the side
+    return float(centres[best])
 
 
 def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples: int = 160) -> F64:
@@ -171,12 +190,11 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
         inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
         ink = np.zeros(x.shape, bool)
         ink[inside] = mask[y[inside], x[inside]] > 0
-        counts = ink.sum(axis=1)
-        # Only places where the side is drawn once (a crossing line or a digit would widen the run).
-        good = (counts > 0) & (counts < max(3, len(offsets) // 2))
+        centres = [_nearest_run(row, offsets, max(3, len(offsets) // 3)) for row in ink]
+        good = np.array([c is not None for c in centres])
         fitted = None
         if good.sum() >= max(8, samples // 5):
-            centre = (ink[good] * offsets[None, :]).sum(axis=1) / counts[good]
+            centre = np.array([c for c in centres if c is not None])
             fitted = fit_line(base[good] + centre[:, None] * normal[None, :])
         lines.append(fitted or side)
     corners = []
@@ -223,6 +241,14 @@ def rectangle_aspect(quad: F64, principal: tuple[float, float]) -> float:
     return ratio
 
 
+def _ink_density(mask: U8, quad: F64) -> float:
+    """Share of ink inside the quadrilateral."""
+    inside = np.zeros_like(mask)
+    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
+    area = int(np.count_nonzero(inside))
+    return float(np.count_nonzero(cv2.bitwise_and(mask, inside))) / max(area, 1)
+
+
 def ring_ink(mask: U8, quad: F64, offsets: tuple[float, ...], samples: int = 80) -> float | None:
     """Share of ink at points offset from every side along its outward normal (negative = inward).
 
@@ -240,8 +266,8 @@ def ring_ink(mask: U8, quad: F64, offsets: tuple[float, ...], samples: int = 80)
         if normal @ (a - center) < 0:
             normal = -normal
         for off in offsets:
-            pts = a + t * (b - a) + off * normal
+            pts = (a + t * (b - a) + off * normal).round().astype(int)
             ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-            pts = pts[ok].round().astype(int)
+            pts = pts[ok]
             values.extend((mask[pts[:, 1], pts[:, 0]] > 0).tolist())
     return float(np.mean(values)) if values else None

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, ZoneKind, layout_for
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._debug import DebugSink, emit, wants
 from sheetscan.vision._layout_fit import Measured, measure
-from sheetscan.vision._lines import dark_mask
+from sheetscan.vision._lines import dark_ratio
 from sheetscan.vision.sheet import RectifiedSheet, to_photo_points
 
 __all__ = ["SheetZones", "ZoneRegion", "locate_zones", "to_photo_points"]
@@ -109,7 +110,9 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     left, top, right, bottom = sheet.frame
     size = max(right - left, bottom - top)
     line_width = max(2.0, 0.004 * size)
-    mask = dark_mask(image, line_width=line_width)
+    ratio = dark_ratio(image, line_width=line_width)
+    contrast = _line_contrast(ratio, sheet.frame, band=max(4, round(0.006 * size)))
+    mask = u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
     notes = list(sheet.notes)
 
     if sheet.source == "form" and sheet.layout is not None:
@@ -155,6 +158,30 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     if wants(debug):
         emit(debug, "03_zones", draw_zones(result))
     return result
+
+
+def _line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float, float], *,
+                   band: int) -> float:
+    """The ink threshold for this sheet's lines: halfway between their darkness and the paper.
+
+    The outer rectangle lies where stage 2 put it; its darkest value across each sampled place is the
+    pen's darkness. Halfway to the paper keeps every drawn line and drops what is much fainter (the
+    printed grid of squared paper, show-through from the other side).
+    """
+    h, w = ratio.shape
+    left, top, right, bottom = frame
+    values: list[float] = []
+    for t in np.linspace(0.1, 0.9, 24):
+        x, y = left + t * (right - left), top + t * (bottom - top)
+        for x0, x1, y0, y1 in ((x, x, top - band, top + band), (x, x, bottom - band, bottom + band),
+                               (left - band, left + band, y, y), (right - band, right + band, y, y)):
+            xa, xb = int(max(0, min(w - 1, x0))), int(max(0, min(w - 1, x1))) + 1
+            ya, yb = int(max(0, min(h - 1, y0))), int(max(0, min(h - 1, y1))) + 1
+            values.append(float(ratio[ya:yb, xa:xb].min()))
+    line = float(np.median(values))
+    # Decision: clamp to 0.6..0.85 so a very dark pen still admits slightly lighter strokes of the same
+    # pen, and a missing frame sample (line not where expected) cannot make everything ink.
+    return min(0.85, max(0.6, (1.0 + line) / 2.0))
 
 
 def geometry_proportions(p: Proportions) -> Proportions:
@@ -210,7 +237,8 @@ def _proportions(layout: SheetLayout, m: Measured, k: int) -> tuple[Proportions,
     base = layout.default
     left, top, right, bottom = m.frame
     fw, fh = right - left, bottom - top
-    frame_side = {"left": left, "top": top, "right": right, "bottom": bottom}
+    dl, dt, dr, db = m.drawn_frame
+    frame_side = {"left": dl, "top": dt, "right": dr, "bottom": db}
     span = {"left": fw, "right": fw, "top": fh, "bottom": fh}
     notes: list[str] = []
     index = {"left": 0, "top": 1, "right": 2, "bottom": 3}
@@ -309,7 +337,7 @@ def _turn(image: U8, frame: tuple[float, float, float, float], k: int
     """The image turned k quarter turns clockwise, the map upright px → rectified px, the turned frame."""
     h, w = image.shape[:2]
     k %= 4
-    turned = u8(np.ascontiguousarray(np.rot90(image, -k)))
+    turned = _rot(image, k)
     # Upright (u, v) → rectified (x, y) for each clockwise turn k of the rectified image.
     maps = {
         0: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
@@ -327,8 +355,14 @@ def _turn(image: U8, frame: tuple[float, float, float, float], k: int
     return turned, to_rect, (ul, ut, ur, ub)
 
 
+def _rot(image: U8, k: int) -> U8:
+    """The image turned k quarter turns clockwise."""
+    codes = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
+    return image if k % 4 == 0 else u8(cv2.rotate(image, codes[k % 4]))
+
+
 def _turn_mask(mask: U8, k: int) -> U8:
-    return u8(np.ascontiguousarray(np.rot90(mask, -(k % 4))))
+    return _rot(mask, k)
 
 
 def _rotation(to_photo: F64, frame: tuple[float, float, float, float]) -> int:
