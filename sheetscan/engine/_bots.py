@@ -289,7 +289,7 @@ def _take(deal: DealState, seat: int, legal: int, hand: int, others: int) -> int
             mine, theirs = hand & trump_mask, others & trump_mask
             if mine and theirs and (_high(mine) > _high(theirs) or
                                     mine.bit_count() >= theirs.bit_count() + 2):
-                return _high(mine) if _high(mine) > _high(theirs) else _low(mine)
+                return _high(mine) if _high(mine) > _high(theirs) else _lead_from(mine, others)
         # Who could ruff a suit: the opponents seen void in it, while trumps are still out.
         opponents = [s for s in deal.order if s != declarer] if seat == declarer else [declarer]
         ruffers = 0
@@ -308,7 +308,7 @@ def _take(deal: DealState, seat: int, legal: int, hand: int, others: int) -> int
             if not others & _above(_high(mine)) and length > boss_len and not ruffers >> s & 1:
                 boss, boss_len = _high(mine), length
             if length > longest_len:
-                longest, longest_len = _low(mine), length
+                longest, longest_len = _lead_from(mine, others), length
         return boss if boss >= 0 else longest
     winner, card = _trick_winner(deal)
     partners = winner != declarer and seat != declarer
@@ -330,6 +330,19 @@ def _take(deal: DealState, seat: int, legal: int, hand: int, others: int) -> int
         if not legal & SUIT_MASKS[suit]:
             return _low(wins)  # ruff low
     return _shed(legal, hand)
+
+
+def _lead_from(mine: int, others: int) -> int:
+    """The card to lead from a suit without a sure winner: the top of touching honours (K from KQ: it
+    drives the ace out and keeps the queen), else the lowest card."""
+    top = _high(mine)
+    rest = mine & ~(1 << top)
+    if rest and top & 7 >= 4:  # an honour (J or higher) …
+        second = _high(rest)
+        between = ((1 << top) - 1) & ~((1 << (second + 1)) - 1)
+        if not others & between:  # … touching the next card we hold
+            return top
+    return _low(mine)
 
 
 def _shed(legal: int, hand: int) -> int:
