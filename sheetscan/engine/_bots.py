@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from sheetscan.engine._bits import SUIT_MASKS
+from sheetscan.engine._bits import SUIT_MASKS, card_text, indices
 from sheetscan.engine._deal import HERE, MISERE_RANK, PASS, DealState
 from sheetscan.engine._eval import calibrated, estimate_contract, estimate_defence, misere_bad
 from sheetscan.engine._outcome import Phase
@@ -51,7 +51,7 @@ class Bots:
         self.rng = random.Random(seed)
         """The bots' own random numbers: a little boldness per player and deal, so games vary."""
         self._plans: dict[int, tuple[int, bool]] = {}
-        self._declare = -1
+        self._declare = (-1, -1)
 
     def new_deal(self) -> None:
         """Forget the plans made for the previous deal."""
@@ -108,17 +108,19 @@ class Bots:
 
             a, b = sorted(_bits(hand), key=value)[:2]
             kept = hand & ~(1 << a) & ~(1 << b)
-            estimate = calibrated(estimate_contract(kept, strain))
-            level = next((lv for lv in range(6, 11) if _RANK[(lv, strain)] >= deal.bid), 11)
-            if level > 10:
-                continue
-            if estimate >= level + 1.5:
-                level = min(10, max(level, int(estimate - 0.5)))
-            margin = estimate - level
-            if best is None or margin > best[0]:
-                best = (margin, (1 << a) | (1 << b), _RANK[(level, strain)])
-        assert best is not None
+            choice = _contract_in(kept, strain, deal.bid)
+            if choice is not None and (best is None or choice[0] > best[0]):
+                best = (choice[0], (1 << a) | (1 << b), choice[1])
+        assert best is not None  # no-trump always has a level ≥ the bid
         return best[1], best[2]
+
+    def choose_contract(self, deal: DealState) -> int:
+        """The ladder place of the contract to name with the ten cards kept."""
+        if deal.bid == MISERE_RANK:
+            return MISERE_RANK
+        hand = deal.hands[deal.declarer]
+        choices = [c for c in (_contract_in(hand, s, deal.bid) for s in _STRAINS) if c is not None]
+        return max(choices)[1]
 
     # ------------------------------------------------------------------------------------ defence
     def choose_defence(self, deal: DealState) -> Defence:
@@ -178,12 +180,12 @@ class Bots:
             deal._call(self.choose_call(deal))
         elif phase is Phase.DISCARD:
             mask, rank = self.choose_discard(deal)
-            deal._discard(mask, "".join(str(c) for c in _cards(mask)))
-            self._declare = rank
+            deal._discard(mask, "".join(card_text(i) for i in indices(mask)))
+            self._declare = (deal.hands[deal.declarer], rank)
         elif phase is Phase.DECLARE:
-            rank = self._declare
-            if rank < deal.bid or rank == MISERE_RANK != deal.bid:
-                rank = deal.bid
+            kept, rank = self._declare
+            if kept != deal.hands[deal.declarer]:  # someone else discarded: decide afresh
+                rank = self.choose_contract(deal)
             deal.push_contract(LADDER[rank])
         elif phase is Phase.DEFENCE:
             deal.push_defence(self.choose_defence(deal))
@@ -208,9 +210,16 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _cards(mask: int) -> list[str]:
-    from sheetscan.engine._bits import card_text
-    return [card_text(i) for i in _bits(mask)]
+def _contract_in(hand: int, strain: int, bid: int) -> tuple[float, int] | None:
+    """(expected tricks over the level, ladder place) of the best contract in `strain` not below `bid`:
+    the lowest level allowed, raised when the hand is sure of more; None if no level is allowed."""
+    level = next((lv for lv in range(6, 11) if _RANK[(lv, strain)] >= bid), 11)
+    if level > 10:
+        return None
+    estimate = calibrated(estimate_contract(hand, strain))
+    if estimate >= level + 1.5:
+        level = min(10, max(level, int(estimate - 0.5)))
+    return estimate - level, _RANK[(level, strain)]
 
 
 def _trick_winner(deal: DealState) -> tuple[int, int]:

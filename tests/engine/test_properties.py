@@ -120,3 +120,29 @@ def test_a_pulka_replays_to_the_same_sheet_and_settles_to_zero(seed: int, varian
     last = list(replay_deals(read_game(record)))
     assert last[-1].closed and not any(step.closed for step in last[:-1])
     assert sum(settle(sheet).balances.values()) == 0
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(VARIANTS), players=st.sampled_from((3, 4)),
+       steps=st.integers(0, 45))
+def test_bots_take_over_any_position(seed: int, variant: str, players: int, steps: int) -> None:
+    """Random legal actions for a while (a person at the table), then the bots finish the deal legally."""
+    conv = Conventions.for_variant(variant, players, jump_bids=True)
+    rng = random.Random(seed)
+    state = DealState.shuffled(rng, seed % players, conv)
+    for _ in range(steps):
+        if state.phase is Phase.OVER:
+            break
+        options = {
+            Phase.AUCTION: lambda: [str(c) for c in state.legal_calls()],
+            Phase.DISCARD: lambda: [f"{a}{b}" for a, b in state.legal_discards()],
+            Phase.DECLARE: lambda: [str(c) for c in state.legal_contracts()],
+            Phase.DEFENCE: lambda: [w.value for w in state.legal_defence()],
+            Phase.CHOOSE_PLAY: lambda: [p.value for p in state.legal_plays()],
+            Phase.PLAY: lambda: [str(c) for c in state.legal_cards()],
+        }[state.phase]()
+        state.push(rng.choice(options))
+    bots = Bots(seed)
+    while state.phase is not Phase.OVER:
+        bots.act(state)
+    _check_deal(state, conv, NAMES[:players])
