@@ -3,7 +3,8 @@
 `DealState` is one deal as a push/pop state (python-chess `Board` style, STYLE.md §5): legal actions are
 generators, illegal ones raise `IllegalMove` (badly written ones `InvalidMove`) showing the position's
 text form, and a finished deal returns an `Outcome`. `Bots` play any seat; `play_pulka` plays a whole
-pulka and returns its `sheetscan.game/1` record, which `sheetscan.rules` scores.
+pulka and returns its `sheetscan.game/1` record, which `sheetscan.rules` scores; `replay_game` plays such a
+record's deals again from their recorded cards, checking every call, card and trick count.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from sheetscan.engine._conventions import Conventions
 from sheetscan.engine._deal import DealState
 from sheetscan.engine._outcome import Call, IllegalMove, InvalidMove, Outcome, Phase
 from sheetscan.engine._pulka import DEFAULT_NAMES, deal_json, play_pulka
+from sheetscan.engine._record import deal_from_json, replay_game
 
 __all__ = [
     "DEFAULT_NAMES",
@@ -24,7 +26,9 @@ __all__ = [
     "InvalidMove",
     "Outcome",
     "Phase",
+    "deal_from_json",
     "deal_json",
     "play_deal",
     "play_pulka",
+    "replay_game",
 ]

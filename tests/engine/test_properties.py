@@ -15,7 +15,16 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheetscan.engine import Bots, Conventions, DealState, Phase, deal_json, play_deal, play_pulka
+from sheetscan.engine import (
+    Bots,
+    Conventions,
+    DealState,
+    Phase,
+    deal_json,
+    play_deal,
+    play_pulka,
+    replay_game,
+)
 from sheetscan.engine._bits import parse_hand
 from sheetscan.rules import Suit, parse_card, parse_contract, read_game, replay, replay_deals, settle
 
@@ -120,6 +129,7 @@ def test_a_pulka_replays_to_the_same_sheet_and_settles_to_zero(seed: int, varian
     last = list(replay_deals(read_game(record)))
     assert last[-1].closed and not any(step.closed for step in last[:-1])
     assert sum(settle(sheet).balances.values()) == 0
+    assert all(state is not None for state in replay_game(record))  # the engine re-plays its own record
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
