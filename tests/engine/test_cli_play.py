@@ -49,11 +49,22 @@ def test_deal_limit_and_names(capsys: pytest.CaptureFixture[str]) -> None:
     assert [deal["dealer"] for deal in record["deals"]] == ["Вера", "Аня", "Боря"]  # the deal passes left
 
 
+def test_options_reach_the_record_and_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["play", "--deals", "40", "--option", "stalingrad=true", "--option", "whist_style=gentleman"]
+    code, out, _ = run(argv, capsys)
+    record = json.loads(out)
+    assert code == 0 and record["options"] == {"stalingrad": True, "whist_style": "gentleman"}
+    six_spades = [d for d in record["deals"] if d.get("contract") == "6s"]
+    assert six_spades and all(set(d["defence"].values()) == {"whist"} for d in six_spades)  # 002 Сталинград
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["play", "--variant", "bridge"], "unknown variant 'bridge'"),
     (["play", "--deals", "0"], "deals: 0"),
     (["play", "--pulka", "0"], "pulka"),
     (["play", "--names", "A,B"], "3 or 4"),
+    (["play", "--option", "stalingrad"], "expected KEY=VALUE"),
+    (["play", "--option", "colour=red"], "unknown option 'colour'"),
 ])
 def test_bad_settings_get_one_clear_line(argv: list[str], message: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:
