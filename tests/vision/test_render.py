@@ -194,3 +194,28 @@ def test_render_command_refuses_bad_input(tmp_path: Path, capsys: pytest.Capture
     assert main(["render", str(SAMPLES / "game-sochi-3p.json"), "-o", str(tmp_path / "x.gif")]) == 2
     assert main(["render", str(SAMPLES / "game-sochi-3p.json"), "-o", str(tmp_path / "x.jpg"),
                  "--layout", "form-4"]) == 2
+
+
+SAMPLE_PHOTOS = sorted(SAMPLES.glob("photo-*.truth.json"))
+
+
+@pytest.mark.parametrize("path", SAMPLE_PHOTOS, ids=lambda p: p.name)
+def test_sample_truth_is_the_replay_of_its_game_record(path: Path) -> None:
+    truth = json.loads(path.read_text("utf-8"))
+    game = path.name.removeprefix("photo-").split("-hand")[0].split("-form")[0]  # e.g. sochi-3p
+    variant, players = game.split("-")
+    expected = _sheet(variant, int(players[0]))
+    assert truth["sheet"] == expected
+    assert _written_sheet(truth) == _expected(expected, truth)
+    image = cv2.imread(str(path.with_name(path.name.replace(".truth.json", ".jpg"))))
+    assert image is not None and [truth["image"]["height"], truth["image"]["width"]] == list(image.shape[:2])
+
+
+@pytest.mark.slow
+def test_a_sample_is_made_again_by_its_documented_command() -> None:
+    # samples/README.md: sheetscan render samples/game-leningrad-4p.json --layout standard-4 --seed 1
+    #                    --size 3000x2250
+    rendered = render_game(_game("leningrad", 4), layout="standard-4", seed=1, size=(3000, 2250))
+    stored = json.loads((SAMPLES / "photo-leningrad-4p-hand.truth.json").read_text("utf-8"))
+    assert rendered.truth["numbers"] == stored["numbers"]
+    assert rendered.truth["corners"] == stored["corners"]

@@ -170,12 +170,10 @@ def draw_lines(paper: Image, geometry: SheetGeometry, to_px: npt.NDArray[np.floa
 
 
 def _lay(paper: Image, alpha: npt.NDArray[np.float32], colour: tuple[int, int, int]) -> None:
-    """Multiply ink of `colour` into the paper where `alpha` > 0 (only the touched rows, for speed)."""
-    rows = np.flatnonzero(alpha.max(axis=1) > 0)
-    if len(rows) == 0:
-        return
-    y0, y1 = int(rows[0]), int(rows[-1]) + 1
-    a = alpha[y0:y1, :, None]
-    region = paper[y0:y1].astype(np.float32)
-    ink = region * (np.array(colour, np.float32) / 255.0)
-    paper[y0:y1] = np.clip(region * (1.0 - a) + ink * a, 0, 255).astype(np.uint8)
+    """Multiply ink of `colour` into the paper where `alpha` > 0 (only those pixels, for speed)."""
+    ys, xs = np.nonzero(alpha > 0)
+    a = alpha[ys, xs][:, None]
+    region = paper[ys, xs].astype(np.float32)
+    # Ink darkens the paper multiplicatively: a = 1 gives paper × ink colour.
+    paper[ys, xs] = np.clip(region * (1.0 - a + a * (np.array(colour, np.float32) / 255.0)), 0, 255
+                            ).astype(np.uint8)

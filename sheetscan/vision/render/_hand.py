@@ -85,17 +85,30 @@ def _one_piece(image: npt.NDArray[np.uint8]) -> bool:
     return bool(areas.max() >= 0.92 * areas.sum())
 
 
+_STATS: dict[int, tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]] = {}
+
+
+def _stats(part: MnistPart) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """Per digit image of `part`: written in one piece?, and its slant (computed once per part)."""
+    key = id(part.images)
+    if key not in _STATS:
+        clean = np.array([_one_piece(image) for image in part.images], bool)
+        slants = np.array([_slant(image) for image in part.images], np.float64)
+        _STATS[key] = (clean, slants)
+    return _STATS[key]
+
+
 def make_writer(part: MnistPart, rng: np.random.Generator, *, height: float, pencil: bool = False,
                 colour: tuple[int, int, int] | None = None) -> Writer:
     """A writer whose digits come from `part`, chosen at random but sharing one slant."""
+    clean, slants = _stats(part)
     target = rng.normal(0.0, 0.25)
     samples: list[tuple[npt.NDArray[np.uint8], ...]] = []
     for digit in range(10):
         pool = np.flatnonzero(part.labels == digit)
         picked = rng.choice(pool, size=min(_CANDIDATES, len(pool)), replace=False)
-        clean = [i for i in picked if _one_piece(part.images[i])] or list(picked)
-        slants = np.array([_slant(part.images[i]) for i in clean])
-        closest = np.array(clean)[np.argsort(np.abs(slants - target))[:_SAMPLES_PER_DIGIT]]
+        good = picked[clean[picked]] if clean[picked].any() else picked
+        closest = good[np.argsort(np.abs(slants[good] - target))[:_SAMPLES_PER_DIGIT]]
         samples.append(tuple(part.images[i] for i in closest))
     ink = _PENCIL if pencil else (colour or _INKS[int(rng.integers(len(_INKS)))])
     return Writer(

@@ -36,9 +36,12 @@ class Shot:
     """The JPEG quality the photo should be saved with."""
 
 
-def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], blur: float) -> Floats:
-    field = rng.normal(0.0, 1.0, shape).astype(np.float32)
-    field = np.asarray(cv2.GaussianBlur(field, (0, 0), blur), np.float32)
+def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], feature: float) -> Floats:
+    """Smooth random field in -1..1 whose bumps are about `feature` pixels across (coarse grid, upscaled)."""
+    h, w = shape
+    coarse = rng.normal(0.0, 1.0, (max(2, int(h / feature) + 2), max(2, int(w / feature) + 2)))
+    field = np.asarray(cv2.resize(coarse.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC),
+                       np.float32)
     return np.asarray(field / (float(np.abs(field).max()) + 1e-6), np.float32)
 
 
@@ -46,15 +49,20 @@ def _table(rng: np.random.Generator, w: int, h: int) -> Floats:
     """A table top at low resolution: wood, cloth, or a plain laminate (BGR floats 0..255)."""
     kind = int(rng.integers(4))
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    if kind == 0:  # wood: wavy grain along one direction, with rings of darker late wood
-        base = np.array([rng.uniform(40, 90), rng.uniform(70, 120), rng.uniform(110, 170)], np.float32)
+    if kind == 0:  # wood: planks of fine grain that meanders slowly, each plank its own shade
+        base = np.array([rng.uniform(40, 100), rng.uniform(70, 130), rng.uniform(110, 180)], np.float32)
         theta = rng.uniform(0, math.pi)
         u = xx * math.cos(theta) + yy * math.sin(theta)
         v = -xx * math.sin(theta) + yy * math.cos(theta)
-        warp = _smooth_noise(rng, (h, w), max(w, h) / 12) * rng.uniform(8, 25)
-        grain = np.sin((v + warp) / rng.uniform(2.0, 6.0)) * 0.5 + 0.5
-        streak = _smooth_noise(rng, (h, w), 2.0) * 0.5
-        shade = 0.75 + 0.25 * grain + 0.08 * streak + 0.02 * np.sin(u / 40.0)
+        warp = _smooth_noise(rng, (h, w), max(w, h) / 5) * rng.uniform(2, 6)
+        period = rng.uniform(0.8, 2.0)
+        grain = np.sin((v + warp) / period + 0.6 * np.sin(u / rng.uniform(30, 90))) * 0.5 + 0.5
+        plank_width = rng.uniform(0.15, 0.4) * max(w, h)
+        plank = np.floor((v + 1e4) / plank_width)
+        plank_shade = 0.9 + 0.1 * np.sin(plank * 12.9898 + rng.uniform(0, 6.28))
+        seam = (np.abs(((v + 1e4) % plank_width) - plank_width / 2) > plank_width / 2 - 0.8)
+        shade = (0.82 + 0.12 * grain ** 3 + 0.05 * _smooth_noise(rng, (h, w), 6.0)) * plank_shade
+        shade = shade * np.where(seam, 0.6, 1.0)
         return np.asarray(base[None, None, :] * shade[:, :, None], np.float32)
     if kind == 1:  # cloth: a woven texture, sometimes checked
         base = np.array([rng.uniform(30, 200), rng.uniform(30, 200), rng.uniform(30, 200)], np.float32)
@@ -122,41 +130,89 @@ def photograph(paper: Image, rng: np.random.Generator, *, size: tuple[int, int],
     cv2.fillConvexPoly(shadow, np.round((small_quad + offset) * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
     shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), rng.uniform(1.5, 4.0)), np.float32)
     table *= (1.0 - 0.45 * shadow)[:, :, None]
-    photo = cv2.resize(np.clip(table, 0, 255).astype(np.uint8), (width, height),
-                       interpolation=cv2.INTER_LINEAR)
+    photo = np.asarray(cv2.resize(np.clip(table, 0, 255).astype(np.uint8), (width, height),
+                                  interpolation=cv2.INTER_LINEAR), np.uint8)
+    _clutter(photo, rng)
     cv2.warpPerspective(paper, homography, (width, height), dst=photo, flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
 
-    # Light: a broad gradient, a vignette, a warm or cool cast, and now and then a soft shadow
-    # across the sheet (a hand or the phone held between the lamp and the table).
-    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    # Light: a broad gradient, a vignette, a warm or cool cast, now and then a soft shadow across the
+    # sheet (a hand or the phone between the lamp and the table) or a glare on glossy paper. The light
+    # map is made at 1/8 size as 8-bit gains (1/128 steps) so that applying it is one fast multiply.
+    lw, lh = max(8, width // 8), max(8, height // 8)
+    yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
     gx, gy = rng.normal(0, 1, 2)
-    gradient = (xx / sw - 0.5) * gx + (yy / sh - 0.5) * gy
+    gradient = (xx / lw - 0.5) * gx + (yy / lh - 0.5) * gy
     gain = 1.0 + rng.uniform(0.1, 0.35) * gradient / (abs(gx) + abs(gy) + 1e-6)
-    gain += 0.08 * _smooth_noise(rng, (sh, sw), sw / 6)
-    radius = ((xx / sw - 0.5) ** 2 + (yy / sh - 0.5) ** 2) * 4
+    gain += 0.08 * _smooth_noise(rng, (lh, lw), lw / 4)
+    radius = ((xx / lw - 0.5) ** 2 + (yy / lh - 0.5) ** 2) * 4
     gain *= 1.0 - rng.uniform(0.05, 0.25) * radius
     if rng.random() < 0.6:
-        blob = np.zeros((sh, sw), np.float32)
-        centre = rng.uniform(0, 1, 2) * [sw, sh]
-        axes = rng.uniform(0.2, 0.6, 2) * [sw, sh]
-        cv2.ellipse(blob, (int(centre[0]), int(centre[1])), (int(axes[0]), int(axes[1])),
-                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-        blob = np.asarray(cv2.GaussianBlur(blob, (0, 0), rng.uniform(0.03, 0.12) * sw), np.float32)
-        gain *= 1.0 - rng.uniform(0.2, 0.45) * blob
+        gain *= 1.0 - rng.uniform(0.2, 0.45) * _blob(rng, lw, lh, 0.2, 0.6, (0.03, 0.12))
+    if rng.random() < 0.2:
+        gain += rng.uniform(0.15, 0.35) * _blob(rng, lw, lh, 0.05, 0.15, (0.04, 0.1))
     gain *= rng.uniform(0.8, 1.08)
     cast = np.array([rng.uniform(0.86, 1.02), rng.uniform(0.95, 1.02), rng.uniform(0.98, 1.08)], np.float32)
-    light = cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
-    out = photo.astype(np.float32)
-    out *= light[:, :, None]
-    out *= cast[None, None, :]
+    light = np.clip(gain[:, :, None] * cast[None, None, :] * 128.0, 0, 255).astype(np.uint8)
+    light = cv2.resize(light, (width, height), interpolation=cv2.INTER_LINEAR)
+    image = cv2.multiply(photo, light, scale=1.0 / 128.0)
 
-    sigma = rng.uniform(0.4, 1.5)
-    out = np.asarray(cv2.GaussianBlur(out, (0, 0), sigma), np.float32)
-    noise = np.empty((height, width, 3), np.float32)
+    image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.5))
+    if rng.random() < 0.15:  # a little shake: a short motion blur
+        length = int(rng.integers(3, 8))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0 / length
+        turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        kernel = np.asarray(cv2.warpAffine(kernel, turn, (length, length)), np.float32)
+        image = cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6))
+    # Sensor noise: one random tile, repeated with an offset (its period is invisible under the noise).
+    tile = np.empty((512, 512, 3), np.int16)
     cv2.setRNGSeed(int(rng.integers(2**31)))
     spread = float(rng.uniform(1.5, 6.0))
-    cv2.randn(noise, np.zeros(3), np.full(3, spread))
-    out += noise
-    image = np.clip(out, 0, 255).astype(np.uint8)
-    return Shot(image, homography, angle, tilt, int(rng.integers(72, 93)))
+    cv2.randn(tile, np.zeros(3), np.full(3, spread))
+    reps = (height // 512 + 2, width // 512 + 2, 1)
+    oy, ox = (int(v) for v in rng.integers(0, 512, 2))
+    noise = np.tile(tile, reps)[oy: oy + height, ox: ox + width]
+    image = cv2.add(image, noise, dtype=cv2.CV_8U)
+    return Shot(np.asarray(image, np.uint8), homography, angle, tilt, int(rng.integers(72, 93)))
+
+
+def _blob(rng: np.random.Generator, w: int, h: int, low: float, high: float,
+          softness: tuple[float, float]) -> Floats:
+    """A soft-edged ellipse (0..1) somewhere in a w × h field."""
+    blob = np.zeros((h, w), np.float32)
+    centre = rng.uniform(0, 1, 2) * [w, h]
+    axes = rng.uniform(low, high, 2) * [w, h]
+    cv2.ellipse(blob, (int(centre[0]), int(centre[1])), (max(1, int(axes[0])), max(1, int(axes[1]))),
+                float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    return np.asarray(cv2.GaussianBlur(blob, (0, 0), max(0.5, rng.uniform(*softness) * w)), np.float32)
+
+
+def _clutter(photo: Image, rng: np.random.Generator) -> None:
+    """Things on the table beside the sheet: playing cards, a pen, a coin (the paper is laid over them)."""
+    height, width = photo.shape[:2]
+    unit = min(width, height)
+    for _ in range(int(rng.integers(0, 4))):
+        kind = int(rng.integers(3))
+        centre = rng.uniform(0, 1, 2) * [width, height]
+        turn = float(rng.uniform(0, 180))
+        if kind == 0:  # a playing card: white, rounded, a red or black pip
+            size = (unit * 0.16, unit * 0.24)
+            box = cv2.boxPoints(((float(centre[0]), float(centre[1])), size, turn))
+            cv2.fillConvexPoly(photo, np.round(box * 16).astype(np.int32),
+                               (int(rng.uniform(215, 245)),) * 3, cv2.LINE_AA, 4)
+            outline = np.round(box * 16).astype(np.int32)
+            cv2.polylines(photo, [outline], True, (150, 150, 150), 2, cv2.LINE_AA, 4)
+            pip = (40, 40, 200) if rng.random() < 0.5 else (30, 30, 30)
+            cv2.circle(photo, (int(centre[0]), int(centre[1])), max(2, int(unit * 0.025)), pip, -1,
+                       cv2.LINE_AA)
+        elif kind == 1:  # a pen
+            size = (unit * rng.uniform(0.3, 0.45), unit * 0.022)
+            box = cv2.boxPoints(((float(centre[0]), float(centre[1])), size, turn))
+            r, g, b = (int(v) for v in rng.uniform(20, 200, 3))
+            cv2.fillConvexPoly(photo, np.round(box * 16).astype(np.int32), (r, g, b), cv2.LINE_AA, 4)
+        else:  # a coin
+            radius = max(3, int(unit * rng.uniform(0.02, 0.035)))
+            grey = int(rng.uniform(120, 190))
+            cv2.circle(photo, (int(centre[0]), int(centre[1])), radius, (grey - 20, grey, grey + 15), -1,
+                       cv2.LINE_AA)
