@@ -42,7 +42,8 @@ class Conventions:
     игрок» — the right passes to the other player when its holder raises instead."""
     kabal_misere: bool = True
     """Misère only as a first call, and no trick bid after one's own misère (000 «Мизер кабальный»,
-    003 «Торговля за прикуп»)."""
+    003 «Торговля за прикуп»). Decision: 003's «если был объявлен мизер, то после него нельзя объявить
+    игру на взятки» binds the misère's caller; the others may still overcall with a 9, as 000 says."""
     misere_overcall: int = 9
     """Lowest level that overcalls a misère. 000, «Правила розыгрыша мизера»: «перебить это назначение
     может только девятерная игра»."""
