@@ -85,13 +85,19 @@ def _check_deal(state: DealState, conv: Conventions, names: tuple[str, ...]) -> 
         leads_from_talon = entry["kind"] == "raspasy" and conv.raspasy_talon_leads and conv.players == 3
         order = [names[s] for s in state.order]
         count: Counter[str] = Counter()
+        winner = ""
         for number, trick in enumerate(entry["play_sequence"]):
             leader, _, text = trick.rpartition(": ")
+            # 003 «Розыгрыш»: the first hand leads the first trick (and, with talon leads, the first three);
+            # after that the trick's winner leads.
+            first_hand_leads = number == 0 or (leads_from_talon and number < 3)
+            assert leader == (order[0] if first_hand_leads else winner), position
             start = order.index(leader)
             seats = [order[(start + i) % 3] for i in range(3)]
             pairs = list(zip(seats, text.split(), strict=True))
             suit = talon[number] if leads_from_talon and number < 2 else parse_card(pairs[0][1]).suit
-            count[_winner(pairs, trump, suit)] += 1
+            winner = _winner(pairs, trump, suit)
+            count[winner] += 1
         assert dict(count) == {k: v for k, v in entry["tricks"].items() if v}, position
     # pop() walks back to the deal as dealt.
     while state.moves:
