@@ -217,8 +217,8 @@ def _contract_in(hand: int, strain: int, bid: int) -> tuple[float, int] | None:
     if level > 10:
         return None
     estimate = calibrated(estimate_contract(hand, strain))
-    if estimate >= level + 1.5:
-        level = min(10, max(level, int(estimate - 0.5)))
+    if estimate >= level + 1.0:
+        level = min(10, max(level, int(estimate)))
     return estimate - level, _RANK[(level, strain)]
 
 
