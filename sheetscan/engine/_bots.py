@@ -3,15 +3,15 @@
 They bid from an estimate of their tricks with the talon to come (`_eval`), call a misère only with a
 hand that cannot be caught, whist when their expected defence tricks reach their share of the duty, and
 play to win tricks or to shed them as the contract needs. They see their own cards, the cards already
-played and which cards are still out (not who holds them), except that misère catchers use the
-declarer's hand, which they can all but infer from their two open hands.
+played, which cards are still out (not who holds them) and the suits a player has shown he lacks; misère
+catchers, whose hands lie open, also see each other's cards.
 """
 
 from __future__ import annotations
 
 import random
 
-from sheetscan.engine._bits import SUIT_MASKS, card_text, indices
+from sheetscan.engine._bits import FULL_DECK, SUIT_MASKS, card_text, indices
 from sheetscan.engine._deal import HERE, MISERE_RANK, PASS, DealState
 from sheetscan.engine._eval import calibrated, estimate_contract, estimate_defence, misere_bad
 from sheetscan.engine._outcome import Phase
@@ -266,7 +266,14 @@ def _avoid(deal: DealState, legal: int, hand: int, others: int) -> int:
 def _catch(deal: DealState, legal: int, hand: int) -> int:
     """A misère catcher: make the declarer take a trick."""
     declarer = deal.declarer
-    target = deal.hands[declarer]
+    # The catchers see each other's open cards: the declarer holds what they do not see and was not played
+    # (his two discarded cards among them), less the suits he has shown he lacks.
+    target = FULL_DECK & ~deal.played
+    for seat in deal.defenders:
+        target &= ~deal.hands[seat]
+    for suit in range(4):
+        if deal.voids[declarer] >> suit & 1:
+            target &= ~SUIT_MASKS[suit]
     if not deal.trick:
         best, best_gap = _low(legal), -99
         for s in range(4):
