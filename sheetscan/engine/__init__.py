@@ -5,6 +5,16 @@ generators, illegal ones raise `IllegalMove` (badly written ones `InvalidMove`) 
 text form, and a finished deal returns an `Outcome`. `Bots` play any seat; `play_pulka` plays a whole
 pulka and returns its `sheetscan.game/1` record, which `sheetscan.rules` scores; `replay_game` plays such a
 record's deals again from their recorded cards, checking every call, card and trick count.
+
+    >>> import random
+    >>> state = DealState.shuffled(random.Random(1), dealer=2, conventions=Conventions.for_variant("sochi"))
+    >>> [str(call) for call in state.legal_calls()]
+    ['pass', 'misere', '6s']
+    >>> state.push("6s"); state.push("pass"); state.push("pass")   # the first hand wins the talon
+    >>> state.phase
+    <Phase.DISCARD: 1>
+    >>> play_deal(state, Bots(seed=1)).outcome() is not None   # let the bots finish it
+    True
 """
 
 from __future__ import annotations
