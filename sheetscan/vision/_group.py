@@ -146,8 +146,10 @@ def is_speck(blob: Blob, *, height: float, stroke: float) -> bool:
 def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float = 0.8) -> list[Group]:
     """Group a zone's blobs into numbers in the order they were written (rows top down, left to right).
 
-    `height` is the zone's digit height, `stroke` the pen's width; numbers are split at dots and at
-    gaps wider than `gap` × `height`.
+    `height` is the zone's digit height, `stroke` the pen's width; numbers are split at dots, and at
+    gaps wider than the writer's own spaces between digits (`split_gap`, at most `gap` × `height`):
+    a dot written close enough to touch the digit before it is lost in that digit, and then only the
+    space after it tells the numbers apart.
     """
     if height <= 0:
         return []
@@ -155,15 +157,52 @@ def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float
     dots = [b for b in marks if is_dot(b, height=height, stroke=stroke)]
     digits = [b for b in marks if not is_dot(b, height=height, stroke=stroke)]
     rows = _rows(digits, height=height)
-    groups: list[Group] = []
-    for index, row in enumerate(rows):
+    lines: list[tuple[list[Glyph], list[Blob]]] = []
+    for row in rows:
         top = min(b.y for b in row)
         bottom = max(b.bottom for b in row)
         row_dots = [d for d in dots if top + 0.3 * (bottom - top) <= d.cy <= bottom + 0.35 * height]
-        glyphs = _glyphs(sorted(row, key=lambda b: b.x), height=height)
-        for glyph_run in _split_at_dots(glyphs, row_dots, height=height, gap=gap):
+        lines.append((_glyphs(sorted(row, key=lambda b: b.x), height=height), row_dots))
+    widest = split_gap([g for glyphs, row_dots in lines for g in _undotted_gaps(glyphs, row_dots, height)],
+                       height=height, most=gap)
+    groups: list[Group] = []
+    for index, (glyphs, row_dots) in enumerate(lines):
+        for glyph_run in _split_at_dots(glyphs, row_dots, height=height, widest=widest):
             groups.append(Group(glyphs=tuple(glyph_run), row=index))
     return groups
+
+
+def _undotted_gaps(glyphs: list[Glyph], dots: list[Blob], height: float) -> list[float]:
+    """The spaces between neighbouring glyphs of a row that have no dot between them."""
+    gaps = []
+    for a, b in itertools.pairwise(glyphs):
+        left, right = a.box[0] + a.box[2], b.box[0]
+        if not any(left - 0.15 * height <= d.cx <= right + 0.15 * height for d in dots):
+            gaps.append(float(right - left))
+    return gaps
+
+
+def split_gap(gaps: list[float], *, height: float, most: float = 0.8, least: float = 0.3) -> float:
+    """The widest space still taken as a space between two digits of one number.
+
+    The spaces of one writer fall in two groups: between digits (small, often none) and between
+    numbers whose dot was lost in a digit (the gap after a dot). When the spaces split clearly into
+    two groups, the threshold lies between them (within `least`…`most` digit heights); else it is
+    `most` × `height`.
+    """
+    values = np.sort(np.asarray(gaps, dtype=np.float64)) / max(height, 1e-9)
+    if values.size < 4:
+        return most * height
+    best, best_score = most, 0.0
+    for i in range(1, values.size):
+        low, high = values[:i], values[i:]
+        score = low.size * high.size * (high.mean() - low.mean()) ** 2
+        if score > best_score:
+            best, best_score = (low[-1] + high[0]) / 2, score
+            lower, upper = low, high
+    if best_score == 0.0 or upper.mean() < lower.mean() + 0.25 or upper[0] < 2 * max(lower[-1], 0.05):
+        return most * height
+    return float(np.clip(best, least, most)) * height
 
 
 def _rows(blobs: list[Blob], *, height: float) -> list[list[Blob]]:
@@ -209,8 +248,9 @@ def _glyphs(row: list[Blob], *, height: float) -> list[Glyph]:
     return [Glyph(blobs=tuple(g)) for g in glyphs]
 
 
-def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float, gap: float) -> list[list[Glyph]]:
-    """Runs of glyphs between dots and wide gaps."""
+def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float,
+                   widest: float) -> list[list[Glyph]]:
+    """Runs of glyphs between dots and gaps wider than `widest` pixels."""
     runs: list[list[Glyph]] = []
     for glyph in glyphs:
         if runs:
@@ -218,7 +258,7 @@ def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float, gap:
             box = glyph.box
             left, right = previous[0] + previous[2], box[0]
             dotted = any(left - 0.15 * height <= d.cx <= right + 0.15 * height for d in dots)
-            if not dotted and right - left <= gap * height:
+            if not dotted and right - left <= widest:
                 runs[-1].append(glyph)
                 continue
         runs.append([glyph])

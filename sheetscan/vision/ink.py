@@ -7,10 +7,12 @@ violet, and the sheet's lines are printed grey/black or drawn by the same pens a
 2. divide by an estimate of the paper's own brightness (a grey closing that fills in every stroke),
    which removes light gradients and soft shadows: what is left is how much darker than the paper
    around it each pixel is;
-3. keep pixels clearly darker than the paper (hysteresis: a weak pixel counts only when it touches a
-   strong one, so faint anti-aliased edges stay attached to their strokes and paper grain does not);
-4. take out the drawn lines the zone stage found, then give back the line pixels right next to
-   handwriting, so a digit written across a line is not cut in two;
+3. keep pixels clearly darker than the paper (hysteresis: a weak pixel counts only right next to a
+   strong one, so faint anti-aliased edges stay with their strokes, and paper grain and the faint
+   ruling of squared paper do not);
+4. take out the drawn lines the zone stage found and any long straight level or upright run of ink
+   (squared paper's ruling, printed lines), then give back the pieces of line that handwriting
+   crosses, so a digit written across a line is not cut in two;
 5. drop what cannot be handwriting: blobs as long as a good part of the sheet (unfound lines, the
    paper's edge, a shadow's border).
 """
@@ -47,13 +49,16 @@ def find_ink(
     strong: float = 0.32,
     weak: float = 0.16,
     max_extent: float = 0.2,
+    grid_length: float = 0.06,
 ) -> Ink:
     """Find the handwriting on an upright rectified sheet (BGR or grey).
 
     `line_mask` marks the sheet's drawn lines (non-zero = line). `strong` and `weak` are the
     hysteresis thresholds as a share of the paper's brightness: a stroke pixel must be at least `weak`
-    darker than the paper and touch one at least `strong` darker. Ink blobs longer than `max_extent`
-    of the sheet's shorter side are taken for lines and dropped.
+    darker than the paper and lie next to one at least `strong` darker. Ink blobs longer than `max_extent`
+    of the sheet's shorter side are taken for lines and dropped; so are straight level or upright
+    runs of ink longer than `grid_length` of it (the ruling of squared paper, printed lines), except
+    where handwriting crosses them.
     """
     darkest = image if image.ndim == 2 else np.min(image, axis=2)
     darkest = np.ascontiguousarray(darkest)
@@ -63,8 +68,14 @@ def find_ink(
     strength = np.rint(darkness * 255.0).astype(np.uint8)
 
     mask = _hysteresis(strength, strong=int(strong * 255), weak=int(weak * 255))
+    # Straight runs are looked for among the faint pixels too: the ruling of squared paper is faint
+    # but unbroken, while its crossings are dark enough to pass for dots.
+    lines = _straight_lines((strength >= int(weak * 255)).astype(np.uint8) * 255,
+                            length=grid_length * min(mask.shape))
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
-        mask = _remove_lines(mask, line_mask)
+        lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
+    if lines.any():
+        mask = _remove_lines(mask, lines)
     mask = _drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
     return Ink(mask=mask, strength=strength, stroke_width=_stroke_width(mask))
 
@@ -89,16 +100,30 @@ def _paper_brightness(darkest: Mask) -> npt.NDArray[np.float32]:
     return np.maximum(paper, darkest).astype(np.float32)
 
 
-def _hysteresis(strength: Mask, *, strong: int, weak: int) -> Mask:
-    """Pixels above `weak` that are connected to a pixel above `strong`."""
-    weak_mask = (strength >= weak).astype(np.uint8)
-    count, labels = cv2.connectedComponents(weak_mask, connectivity=8)
-    if count <= 1:
-        return np.zeros_like(strength)
-    keep = np.zeros(count, dtype=bool)
-    keep[np.unique(labels[strength >= strong])] = True
-    keep[0] = False
-    return np.where(keep[labels], 255, 0).astype(np.uint8)
+def _hysteresis(strength: Mask, *, strong: int, weak: int, reach: int = 3) -> Mask:
+    """Pixels above `strong`, and pixels above `weak` within `reach` pixels of one.
+
+    The weak pixels are a stroke's soft edges and faint joins; keeping them only next to strong ink
+    stops faint things that run on (the ruling of squared paper, a pencil guide line) from joining
+    the digits they pass into one long blob.
+    """
+    strong_mask = (strength >= strong).astype(np.uint8)
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    near = cv2.dilate(strong_mask, disk)
+    return np.where((strength >= weak) & (near > 0), 255, 0).astype(np.uint8)
+
+
+def _straight_lines(mask: Mask, *, length: float) -> Mask:
+    """Level and upright straight runs of ink at least `length` long: ruled or squared paper, a form's
+    printed lines. No digit has a straight stroke that long, so nothing written is taken."""
+    # Never shorter than a large digit on the smallest sheet we read (tests use small images).
+    size = max(60, int(length))
+    # Thicken across each direction first, so a ruling a degree off level still gives unbroken runs.
+    across = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 3)))
+    level = cv2.morphologyEx(across, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (size, 1)))
+    across = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 1)))
+    upright = cv2.morphologyEx(across, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, size)))
+    return np.asarray(np.maximum(level, upright) & mask, np.uint8)
 
 
 def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8]) -> Mask:

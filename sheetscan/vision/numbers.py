@@ -48,6 +48,8 @@ Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tupl
 
 # A glyph wider than this (in digit heights) may be two touching digits: both cuts are read.
 _AMBIGUOUS_WIDTH = 0.9
+# Added to the score of a block's usual writing angle (log-confidence units).
+_USUAL_BONUS = 0.25
 # How many numbers of a block are read at every candidate angle to choose the block's angle.
 _SAMPLE = 6
 
@@ -398,6 +400,9 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
         scores = [(_score([sampled[id(t)] for t in numbers[:_SAMPLE]],
                           crossed=[t.crossed_out for t in numbers]), -i, angle, numbers)
                   for i, (angle, numbers) in enumerate(block.candidates)]
+        # The zone's usual angle gets a head start: with one or two numbers, an upside-down 7 or 4
+        # can read about as confidently as the right way up.
+        scores[0] = (scores[0][0] + _USUAL_BONUS, *scores[0][1:])
         best = max(scores, key=lambda s: (s[0], s[1]))
         chosen.append((best[2], best[3]))
     # Second pass: the rest of each block's numbers at its chosen angle.

@@ -53,7 +53,7 @@ def _scores(mask: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
 def test_ink_is_found_under_uneven_light_and_shadow(pen: tuple[float, float, float]) -> None:
     canvas, truth = _sheet(pen)
     image = to_bgr(_light_and_shadow(canvas))
-    ink = find_ink(image)
+    ink = find_ink(image, grid_length=0.3)
     found, false = _scores(ink.mask, truth)
     assert found >= 0.9, f"found only {found:.1%} of the ink"
     assert false <= 0.002, f"{false:.2%} of the paper taken for ink"
@@ -64,7 +64,7 @@ def test_ink_is_found_under_uneven_light_and_shadow(pen: tuple[float, float, flo
 
 def test_strength_is_ink_bright_on_dark_paper() -> None:
     canvas, truth = _sheet(BLACK_PEN)
-    ink = find_ink(to_bgr(_light_and_shadow(canvas)))
+    ink = find_ink(to_bgr(_light_and_shadow(canvas)), grid_length=0.3)
     assert ink.strength[truth == 0].mean() < 10  # paper is near 0 everywhere, shadow or not
     assert ink.strength[truth > 0.9].mean() > 150
 
@@ -77,7 +77,7 @@ def test_drawn_lines_are_removed_but_a_digit_crossing_one_stays_whole() -> None:
     cv2.line(lines, (385, 0), (385, 239), 255, 3)
     drawn = canvas.copy()
     drawn[lines > 0] = drawn[lines > 0] * 0.3 + np.array((0.5, 0.2, 0.1)) * 0.7
-    ink = find_ink(to_bgr(drawn), line_mask=lines)
+    ink = find_ink(to_bgr(drawn), line_mask=lines, grid_length=0.3)
     # No line left away from the digits.
     far = cv2.dilate((truth > 0.05).astype(np.uint8), np.ones((15, 15), np.uint8)) == 0
     assert not ink.mask[far & (lines > 0)].any()
@@ -102,5 +102,27 @@ def test_stroke_width_follows_the_pen() -> None:
     thick = thin.copy()
     cv2.line(thin, (100, 100), (100, 130), 30, 3)
     cv2.line(thick, (100, 100), (100, 130), 30, 9)
-    assert find_ink(thin).stroke_width < find_ink(thick).stroke_width
-    assert find_ink(thick).stroke_width == pytest.approx(9, abs=2.5)
+    assert find_ink(thin, grid_length=0.3).stroke_width < find_ink(thick, grid_length=0.3).stroke_width
+    assert find_ink(thick, grid_length=0.3).stroke_width == pytest.approx(9, abs=2.5)
+
+
+def test_squared_paper_ruling_is_removed_and_digits_stay_whole() -> None:
+    # 600 × 900 squared paper, light blue ruling every 30 px, four 36 px digits written across it.
+    canvas = blank(600, 900)
+    for k in range(0, 900, 30):
+        canvas[:, k:k + 2] = canvas[:, k:k + 2] * 0.6 + np.array((0.8, 0.55, 0.35)) * 0.4
+    for k in range(0, 600, 30):
+        canvas[k:k + 2, :] = canvas[k:k + 2, :] * 0.6 + np.array((0.8, 0.55, 0.35)) * 0.4
+    truth = np.zeros((600, 900))
+    writer = Writer(height=36, seed=5)
+    x = 100
+    for digit in (2, 7, 4, 9):
+        ink = writer.glyph(digit)
+        put_ink(canvas, ink, x, 250, writer.pen)
+        truth[250:250 + ink.shape[0], x:x + ink.shape[1]] = ink
+        x += ink.shape[1] + 80
+    ink = find_ink(to_bgr(canvas))
+    found, false = _scores(ink.mask, truth)
+    assert found >= 0.9 and false <= 0.002
+    count, _ = cv2.connectedComponents(ink.mask)
+    assert count - 1 == 4
