@@ -8,7 +8,9 @@ from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
-__all__ = ["dark_mask", "dark_ratio", "fit_line", "intersect", "line_through", "point_line_distance"]
+__all__ = [
+    "dark_mask", "dark_ratio", "fit_line", "hysteresis", "intersect", "line_through", "point_line_distance",
+]
 
 
 def dark_mask(image: U8, *, line_width: float = 3.0, contrast: float = 0.78) -> U8:
@@ -17,16 +19,32 @@ def dark_mask(image: U8, *, line_width: float = 3.0, contrast: float = 0.78) -> 
     return u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
 
 
-def dark_ratio(image: U8, *, line_width: float = 3.0) -> NDArray[np.float32]:
+def hysteresis(ratio: NDArray[np.float32], strong: float, weak: float) -> U8:
+    """255 on pixels darker than `weak` that are connected to a pixel darker than `strong`.
+
+    A faint pencil line fades in and out along its length; its faint stretches still touch darker
+    ones, while paper grain at the same faint level does not.
+    """
+    weak_mask = np.where(ratio < weak, 255, 0).astype(np.uint8)
+    count, labels = cv2.connectedComponents(weak_mask, connectivity=8)
+    keep = np.zeros(count, np.uint8)
+    keep[np.unique(labels[ratio < strong])] = 255
+    keep[0] = 0
+    return u8(keep[labels])
+
+
+def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> NDArray[np.float32]:
     """Each pixel's brightness as a share of the local paper brightness (1 = paper, 0.3 = dark ink).
 
     The paper's brightness is estimated by a grey closing (the brightest nearby value, which erases
     strokes up to a few `line_width`s) and smoothed; dividing by it cancels gradients and soft
-    shadows. The darkest channel is used so that blue and red pens count as ink.
+    shadows. For a colour image `channel` says which brightness: "min" (the darkest channel: blue and
+    red pens count as ink), or "max" (the brightest: only ink dark in every channel counts, so the
+    light blue or red grid printed on squared notebook paper fades out while pencil and pens stay).
     """
     if image.ndim == 3:
         b, g, r = cv2.split(image)
-        dark = cv2.min(cv2.min(b, g), r)
+        dark = cv2.max(cv2.max(b, g), r) if channel == "max" else cv2.min(cv2.min(b, g), r)
     else:
         dark = image
     h, w = dark.shape[:2]

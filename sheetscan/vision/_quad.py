@@ -93,7 +93,7 @@ def _touches(points: F64, shape: tuple[int, int], margin: float) -> tuple[str, .
 
 
 def find_frames(
-    mask: U8, *, min_area_share: float = 0.04, min_coverage: float = 0.55
+    mask: U8, *, gray: U8 | None = None, min_area_share: float = 0.04, min_coverage: float = 0.55
 ) -> list[FrameCandidate]:
     """Closed four-sided ink outlines in `mask`, best first (large, fully drawn, not the background).
 
@@ -137,6 +137,8 @@ def find_frames(
         # seen at too faint a contrast.
         if _ink_density(mask, quad) > 0.2:
             continue
+        if gray is not None and _is_paper_edge(gray, quad, size):
+            continue
         found.append(FrameCandidate(quad, min(cover), area, touches))
     found.sort(key=lambda c: -c.area)
     if not found:
@@ -149,7 +151,7 @@ def find_frames(
             cv2.pointPolygonTest(best.quad.astype(np.float32), (float(px), float(py)), False) >= 0
             for px, py in cand.quad
         )
-        if inside_best and cand.area > 0.3 * best.area:
+        if inside_best and cand.area > 0.5 * best.area:
             best = cand
     return [best, *(c for c in found if c is not best)]
 
@@ -239,6 +241,46 @@ def rectangle_aspect(quad: F64, principal: tuple[float, float]) -> float:
     if not 0.3 < ratio < 3.5 or not 0.75 < ratio / fallback < 1.33:
         return fallback
     return ratio
+
+
+def _is_paper_edge(gray: U8, quad: F64, size: int) -> bool:
+    """True when the outline separates two different surfaces (the paper from the table).
+
+    A drawn frame has the same paper on both sides; the paper's own edge has the table outside. The
+    brightness just outside and just inside is compared side by side (medians, so handwriting does not
+    matter); a frame drawn close to the paper's edge may see the table beyond one or two sides, the
+    paper's edge sees it beyond three or four (those in the photo).
+    """
+    differing = 0
+    for side in range(4):
+        outside = ring_values(gray, quad, (0.006 * size, 0.01 * size), sides=(side,))
+        inside = ring_values(gray, quad, (-0.006 * size, -0.01 * size), sides=(side,))
+        if outside.size < 10 or inside.size < 10:
+            continue
+        out_level, in_level = float(np.median(outside)), float(np.median(inside))
+        differing += abs(out_level - in_level) > 0.15 * max(in_level, 1.0)
+    return differing >= 3
+
+
+def ring_values(image: U8, quad: F64, offsets: tuple[float, ...], samples: int = 60,
+                sides: tuple[int, ...] = (0, 1, 2, 3)) -> NDArray[np.uint8]:
+    """Pixel values at points offset from the sides along their outward normal (negative = inward)."""
+    h, w = image.shape[:2]
+    center = quad.mean(axis=0)
+    values: list[NDArray[np.uint8]] = []
+    t = np.linspace(0.1, 0.9, samples)[:, None]
+    for i in sides:
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = (b - a) / max(float(np.hypot(*(b - a))), 1e-9)
+        normal = np.array([d[1], -d[0]])
+        if normal @ (a - center) < 0:
+            normal = -normal
+        for off in offsets:
+            pts = (a + t * (b - a) + off * normal).round().astype(int)
+            ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+            pts = pts[ok]
+            values.append(image[pts[:, 1], pts[:, 0]])
+    return np.concatenate(values) if values else np.zeros(0, np.uint8)
 
 
 def _ink_density(mask: U8, quad: F64) -> float:

@@ -20,8 +20,8 @@ from sheetscan.errors import NoSheetError
 from sheetscan.layouts import LAYOUTS, FormPage, SheetLayout
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._debug import DebugSink, emit, wants
-from sheetscan.vision._lines import dark_ratio
-from sheetscan.vision._quad import find_frames, order_clockwise, rectangle_aspect, refine_quad
+from sheetscan.vision._lines import dark_ratio, hysteresis
+from sheetscan.vision._quad import FrameCandidate, find_frames, order_clockwise, rectangle_aspect, refine_quad
 from sheetscan.vision.photo import Photo
 
 __all__ = ["RECTIFIED_LONG_SIDE", "RectifiedSheet", "find_sheet", "parse_form_text", "to_photo_points"]
@@ -32,6 +32,8 @@ _MARGIN_SHARE = 0.025  # margin around the outer rectangle, as a share of the lo
 _PREVIEW_SIDE = 1200  # detection runs on a copy of the photo this big
 _QR_PREFIX = "sheetscan:"
 _CONTRASTS = (0.78, 0.62, 0.48)  # ink darker than this share of the paper, tried in turn
+_ATTEMPTS = (("min", 0.78), ("min", 0.62), ("max", 0.78), ("max", 0.62), ("min", 0.48))
+_BUSY_ATTEMPTS = (("max", 0.78), ("max", 0.62), ("min", 0.62), ("min", 0.48), ("min", 0.78))
 
 
 @dataclass(frozen=True)
@@ -104,25 +106,36 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
         if len(more) > len(markers):
             markers = more
     line_width = max(2.0, 0.003 * max(small.shape[:2]))
-    dark = _min_pooled(photo, small.shape[:2])
-    ratio = dark_ratio(dark, line_width=line_width)
-    mask = u8(np.where(ratio < _CONTRASTS[0], 255, 0).astype(np.uint8))
+    pooled = _min_pooled(photo, small.shape[:2])
+    ratios = {"min": dark_ratio(pooled, line_width=line_width, channel="min")}
+    mask = u8(np.where(ratios["min"] < _CONTRASTS[0], 255, 0).astype(np.uint8))
     if len(markers) >= 2:
         form = _from_markers(photo, markers, mask, scale)
         if form is not None:
             _emit_debug(debug, photo, form)
             return form
     sheet: RectifiedSheet | None = None
-    for contrast in _CONTRASTS:
-        # Decision: start with faint ink (pencil lines) and demand darker ink only when nothing clean
-        # was found, because squared notebook paper's printed grid is faint ink that hides the frame.
-        if contrast != _CONTRASTS[0]:
-            mask = u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
-        found = _from_drawn_frame(photo, mask, dark, scale)
-        if found is not None and (sheet is None or sheet.partial):
-            sheet = found
-        if sheet is not None and not sheet.partial:
-            break
+    # Decision: start with faint ink in any colour (pencil lines count) and demand darker or neutral
+    # ink only when nothing clean was found, because the printed grid of squared notebook paper is
+    # faint coloured ink that hides the frame. When a third of the photo is "ink" at the start, a grid
+    # or a texture is certain: look at neutral dark ink first then.
+    busy = float(np.count_nonzero(mask)) / mask.size > 0.15
+    attempts = _BUSY_ATTEMPTS if busy else _ATTEMPTS
+    dark = u8(cv2.cvtColor(pooled, cv2.COLOR_BGR2GRAY))
+    candidates: list[tuple[FrameCandidate, U8]] = []
+    for channel, contrast in attempts:
+        if channel not in ratios:
+            ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
+        if contrast >= _CONTRASTS[0]:
+            # Faint lines (pencil) fade in and out: keep their faintest parts where they join darker ones.
+            mask = hysteresis(ratios[channel], contrast, contrast + 0.1)
+        else:
+            mask = u8(np.where(ratios[channel] < contrast, 255, 0).astype(np.uint8))
+        candidates.extend(_frame_candidates(mask, dark))
+        if len([c for c, _ in candidates if not c.touches]) >= 2:
+            break  # two clean outlines: enough to choose between the paper and the drawn frame
+    if candidates:
+        sheet = _from_drawn_frame(photo, _choose_frame(candidates), scale)
     if sheet is None:
         seen = f"found {len(markers)} of 4" if markers else "found none"
         raise NoSheetError(
@@ -135,17 +148,16 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
 
 
 def _min_pooled(photo: Photo, shape: tuple[int, ...]) -> U8:
-    """The photo in grey reduced to `shape` keeping the darkest pixel of each block.
+    """The photo (BGR) reduced to `shape` keeping the darkest value of each block in each channel.
 
     Averaging (as the preview does) would wash a thin pencil line out at a quarter of the size; the
-    minimum keeps its full darkness, and the paper's level is estimated from the same image. (Grey, not
-    the darkest channel: blue and red pens are dark enough in grey, and it is 10× cheaper at 12 MP.)
+    minimum keeps its full darkness, and the paper's level is estimated from the same image.
     """
     h, w = shape[0], shape[1]
     factor = max(1, round(photo.height / h))
     if factor == 1:
-        return photo.gray
-    dark = u8(cv2.erode(photo.gray, np.ones((factor, factor), np.uint8), anchor=(0, 0)))
+        return photo.image
+    dark = u8(cv2.erode(photo.image, np.ones((factor, factor), np.uint8), anchor=(0, 0)))
     return u8(np.ascontiguousarray(dark[: h * factor : factor, : w * factor : factor]))
 
 
@@ -280,16 +292,35 @@ def _paper_only(mask: U8, dark: U8) -> U8 | None:
     return u8(cv2.bitwise_and(mask, paper))
 
 
-def _from_drawn_frame(photo: Photo, mask: U8, dark: U8, scale: float) -> RectifiedSheet | None:
-    frames = [(frame, mask) for frame in find_frames(mask)[:1]]
+def _frame_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
+    """The best drawn-frame outline in `mask`, and in `mask` cut to the paper when that helps."""
+    # Grainy pencil lines break up at this size; a small closing joins them again.
+    mask = u8(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+    frames = [(frame, mask) for frame in find_frames(mask, gray=dark)[:1]]
     if not frames or frames[0][0].touches:
         cut = _paper_only(mask, dark)
         if cut is not None:
-            frames += [(frame, cut) for frame in find_frames(cut)[:1]]
-    if not frames:
-        return None
-    # Decision: a frame clear of the photo's edges beats one running off it, then the bigger one.
-    best, mask = min(frames, key=lambda fm: (bool(fm[0].touches), -fm[0].area))
+            frames += [(frame, cut) for frame in find_frames(cut, gray=dark)[:1]]
+    return frames
+
+
+def _choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCandidate, U8]:
+    """Decision: a frame clear of the photo's edges beats one running off it; among those, one nested
+    well inside another is the drawn frame (the other the paper seen through a texture); else the
+    biggest."""
+    clear = [c for c in candidates if not c[0].touches] or candidates
+    clear.sort(key=lambda fm: -fm[0].area)
+    best = clear[0]
+    for cand in clear[1:]:
+        outer = best[0].quad.astype(np.float32)
+        nested = all(cv2.pointPolygonTest(outer, (float(x), float(y)), False) >= 0 for x, y in cand[0].quad)
+        if nested and cand[0].area > 0.5 * best[0].area and cand[0].area < 0.97 * best[0].area:
+            best = cand
+    return best
+
+
+def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], scale: float) -> RectifiedSheet:
+    best, mask = chosen
     band = max(3.0, 0.025 * max(mask.shape))
     quad = refine_quad(mask, best.quad, band=band) if not best.touches else best.quad
     corners = order_clockwise(quad / scale)

@@ -158,3 +158,71 @@ def test_photo_to_zones_end_to_end_on_synthetic_photos(layout: str, rotation: in
     frame = to_photo_points([(left, top), (right, top), (right, bottom), (left, bottom)], zones.to_photo)
     assert np.hypot(*(frame - s.corners).T).max() < 6
     assert max(_zone_errors(zones, layout, s.geometry_proportions, s.sheet_to_photo)) < 15
+
+
+# --- end to end on the renderer's photos (independent truth: the renderer's own geometry) -----------------
+
+def _rendered(layout: str, seed: int, size: tuple[int, int] = (1600, 1200)
+              ) -> tuple[bytes, dict[str, object]]:
+    from sheetscan.vision.render import render_sheet
+
+    players = int(layout[-1])
+    names = ["Anna", "Boris", "Vera", "Gleb"][:players]
+    zones = {p: {"pulka": [2, 6], "gora": [4], "whists": {q: [8, 12] for q in names if q != p}} for p in names}
+    sheet = {"format": "sheetscan.sheet/1", "variant": "sochi", "options": {}, "players": names,
+             "pulka": 20, "zones": zones}
+    rendered = render_sheet(sheet, layout=layout, seed=seed, digits_from="test", size=size)
+    return rendered.jpeg(), rendered.truth
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    x0, y0 = np.floor(np.vstack([a, b]).min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(np.vstack([a, b]).max(axis=0)).astype(int) + 1
+    ca = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cb = np.zeros_like(ca)
+    cv2.fillPoly(ca, [np.round(a - [x0, y0]).astype(np.int32)], 1)
+    cv2.fillPoly(cb, [np.round(b - [x0, y0]).astype(np.int32)], 1)
+    return float((ca & cb).sum()) / max(1, int((ca | cb).sum()))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("layout", "seed"), [("standard-3", 11), ("standard-4", 12), ("form-3", 13), ("form-4", 14)]
+)
+def test_rendered_photo_corners_layout_rotation_and_zones(layout: str, seed: int) -> None:
+    data, truth = _rendered(layout, seed)
+    sheet = find_sheet(load_photo(data))
+    zones = locate_zones(sheet)
+    assert zones.layout == truth["layout"]["name"]  # type: ignore[index]
+    players = zones.players
+    if layout != "standard-4":
+        assert zones.rotation == truth["rotation"]
+    left, top, right, bottom = zones.frame
+    frame = to_photo_points([(left, top), (right, top), (right, bottom), (left, bottom)], zones.to_photo)
+    true_corners = np.array(truth["corners"], np.float64)
+    shifts = range(4) if layout == "standard-4" else (0,)
+    # A standard-4 sheet is the same turned by a quarter: compare under the best cyclic relabelling.
+    corner_err = min(float(np.hypot(*(np.roll(frame, k, 0) - true_corners).T).max()) for k in shifts)
+    assert corner_err < 0.01 * 2000
+    found = [to_photo_points(np.array(z.polygon), zones.to_photo) for z in zones.zones]
+    true_zones = [np.array(z["polygon"], np.float64) for z in truth["zones"]]  # type: ignore[index]
+    best = 0.0
+    for shift in shifts:
+        ious = []
+        for index, polygon in enumerate(true_zones):
+            seat, k = divmod(index, players + 1)
+            ious.append(_iou(found[((seat - shift) % players) * (players + 1) + k], polygon))
+        best = max(best, float(np.mean(ious)))
+    assert best > 0.9
+
+
+@pytest.mark.slow
+def test_rendered_sheet_cut_by_the_photo_edge_is_partial() -> None:
+    data, truth = _rendered("standard-3", 21)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    corners = np.array(truth["corners"], np.float64)
+    cut = int(corners[:, 0].min() + 0.6 * (corners[:, 0].max() - corners[:, 0].min()))
+    ok, buf = cv2.imencode(".png", np.ascontiguousarray(image[:, :cut]))
+    assert ok
+    sheet = find_sheet(load_photo(buf.tobytes()))
+    assert sheet.partial and any("runs off the photo" in note for note in sheet.notes)
