@@ -168,7 +168,8 @@ def _rendered(layout: str, seed: int, size: tuple[int, int] = (1600, 1200)
 
     players = int(layout[-1])
     names = ["Anna", "Boris", "Vera", "Gleb"][:players]
-    zones = {p: {"pulka": [2, 6], "gora": [4], "whists": {q: [8, 12] for q in names if q != p}} for p in names}
+    zones = {p: {"pulka": [2, 6], "gora": [4], "whists": {q: [8, 12] for q in names if q != p}}
+             for p in names}
     sheet = {"format": "sheetscan.sheet/1", "variant": "sochi", "options": {}, "players": names,
              "pulka": 20, "zones": zones}
     rendered = render_sheet(sheet, layout=layout, seed=seed, digits_from="test", size=size)
