@@ -131,23 +131,45 @@ def _find_circle(mask: U8, box: tuple[float, float, float, float], height: float
     for contour, links in zip(contours, hierarchy[0], strict=True):
         if links[3] == -1 or len(contour) < 12:
             continue  # only holes: the inside of a drawn circle
-        (cx, cy), r_out = cv2.minEnclosingCircle(contour)
-        if not 0.025 * height <= r_out <= 0.25 * height:
+        # The target written inside may touch the circle and bite into the hole; its convex hull is
+        # still the circle's inner edge.
+        hull = cv2.convexHull(contour)
+        _, _, bw, bh = cv2.boundingRect(hull)
+        if not 0.05 * height <= max(bw, bh) <= 0.5 * height or not 0.6 < bw / bh < 1.6:
             continue
-        area = cv2.contourArea(contour)
-        _, _, bw, bh = cv2.boundingRect(contour)
-        # An ellipse filling its box has area π/4 · w · h; a digit's loop or a zone cell does not.
-        if area < 0.7 * math.pi / 4 * bw * bh or not 0.5 < bw / bh < 2.0:
+        # An ellipse filling its box has area π/4 · w · h; a zone cell (a polygon) has more.
+        if not 0.7 * math.pi / 4 <= cv2.contourArea(hull) / (bw * bh) <= 0.87:
             continue
-        roundness = min(bw, bh) / max(bw, bh)
-        r = bh / 2 + 1.0  # the hole's edge is the line's inner edge; the line's middle is a bit further
-        score = roundness - float(np.hypot(cx - centre[0], cy - centre[1])) / max(right - left, bottom - top)
+        points = contour.reshape(-1, 2).astype(np.float32)
+        hull_pts = hull.reshape(-1, 2).astype(np.float32)
+        on_edge = np.array([abs(cv2.pointPolygonTest(hull_pts, (float(x), float(y)), True)) < 2.0
+                            for x, y in points])
+        if on_edge.sum() < 12:
+            continue
+        (cx, cy), (ax1, ax2), _ = cv2.fitEllipse(points[on_edge])
+        r = max(ax1, ax2) / 2 + 1.0  # the hole's edge is the line's inner edge; its middle is further
+        coverage = _circle_coverage(crop, cx, cy, r)
+        if coverage < 0.6:
+            continue
+        score = coverage - float(np.hypot(cx - centre[0], cy - centre[1])) / max(right - left, bottom - top)
         if best is None or score > best[0]:
             best = (score, (cx + left, cy + top, r))
     if best is None:
         return None
     cx, cy, r = best[1]
     return cx, cy, r
+
+
+def _circle_coverage(mask: U8, cx: float, cy: float, r: float, samples: int = 90) -> float:
+    """Share of the circle's outline (±3 px) that lies on ink."""
+    h, w = mask.shape
+    angles = np.linspace(0, 2 * np.pi, samples, endpoint=False)
+    hit = np.zeros(samples, bool)
+    for dr in (-3.0, -1.5, 0.0, 1.5, 3.0):
+        x = np.clip(np.round(cx + (r + dr) * np.cos(angles)).astype(int), 0, w - 1)
+        y = np.clip(np.round(cy + (r + dr) * np.sin(angles)).astype(int), 0, h - 1)
+        hit |= mask[y, x] > 0
+    return float(hit.mean())
 
 
 def measure(mask: U8, frame: tuple[float, float, float, float]) -> Measured:

@@ -227,3 +227,17 @@ def test_rendered_sheet_cut_by_the_photo_edge_is_partial() -> None:
     assert ok
     sheet = find_sheet(load_photo(buf.tobytes()))
     assert sheet.partial and any("runs off the photo" in note for note in sheet.notes)
+
+
+def test_circle_is_found_when_the_target_touches_it() -> None:
+    from sheetscan.vision._layout_fit import _find_circle
+
+    mask = np.zeros((500, 600), np.uint8)
+    cv2.circle(mask, (310, 240), 60, 255, 4)
+    cv2.putText(mask, "20", (262, 275), cv2.FONT_HERSHEY_SIMPLEX, 2.6, 255, 9)  # runs into the outline
+    cv2.line(mask, (150, 400), (268, 283), 255, 4)  # a spoke meeting it
+    found = _find_circle(mask, (50.0, 50.0, 550.0, 450.0), 500.0)
+    assert found is not None
+    cx, cy, r = found
+    assert np.hypot(cx - 310, cy - 240) < 2.5
+    assert r == pytest.approx(60, abs=2.5)
