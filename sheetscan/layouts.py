@@ -418,16 +418,18 @@ _FORM4_PAGE = FormPage(
     qr_mm=(156.0, 250.0, 30.0),
 )
 
+# Zone areas follow how many numbers a long game writes in each (about 30 whists, 20 gora and 12 pulka
+# entries per player): narrow pulka bands, a large gora rectangle and a small circle, so that the
+# bottom seat's gora, the strip under the circle, is not a sliver.
 _STD3 = Proportions(
-    aspect=1.4, whists=(0.15, 0.2, 0.15, 0.22), pulka=(0.1, 0.14, 0.1, 0.14), circle_radius=0.08,
+    aspect=1.4, whists=(0.13, 0.15, 0.13, 0.16), pulka=(0.07, 0.08, 0.07, 0.08), circle_radius=0.06,
     circle_center=(0.5, 0.5),
 )
 _STD4 = Proportions(
-    aspect=1.1, whists=(0.18, 0.19, 0.18, 0.19), pulka=(0.12, 0.13, 0.12, 0.13), circle_radius=0.075,
+    aspect=1.1, whists=(0.15, 0.15, 0.15, 0.15), pulka=(0.07, 0.07, 0.07, 0.07), circle_radius=0.06,
 )
 _FORM3 = replace(_STD3, aspect=(269.0 - 28.0) / (180.0 - 38.0))
-_FORM4 = replace(_STD4, aspect=(182.0 - 28.0) / (232.0 - 46.0), whists=(0.18, 0.18, 0.18, 0.18),
-                 pulka=(0.12, 0.12, 0.12, 0.12), circle_radius=0.07)
+_FORM4 = replace(_STD4, aspect=(182.0 - 28.0) / (232.0 - 46.0))
 
 LAYOUTS: tuple[SheetLayout, ...] = (
     SheetLayout("standard-3", 3, _STD3, printed=False, aliases=("3", "std-3", "hand-3"),

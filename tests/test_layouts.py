@@ -112,9 +112,9 @@ def _owner(g: SheetGeometry, x: float, y: float) -> tuple[int, str, int | None] 
 
 
 def test_standard_3_zones_where_layout_md_draws_them() -> None:
-    # Default standard-3: whists bands 0.15 (sides) 0.2 (top) 0.22 (bottom); pulka 0.1 / 0.14;
-    # so the pulka rectangle is x 0.15..0.85, y 0.2..0.78 and the gora rectangle x 0.25..0.75,
-    # y 0.34..0.64; the circle has radius 0.08 of the height around the centre; the top spoke at x 0.5.
+    # Default standard-3: whists bands 0.13 (sides) 0.15 (top) 0.16 (bottom); pulka 0.07 / 0.08;
+    # so the pulka rectangle is x 0.13..0.87, y 0.15..0.84 and the gora rectangle x 0.20..0.80,
+    # y 0.23..0.76; the circle has radius 0.06 of the height around the centre; the top spoke at x 0.5.
     g = find_layout("standard-3").geometry()
     assert _owner(g, 0.3, 0.9) == (0, "whists", 1)  # bottom band, left of the middle split
     assert _owner(g, 0.7, 0.9) == (0, "whists", 2)
@@ -122,11 +122,11 @@ def test_standard_3_zones_where_layout_md_draws_them() -> None:
     assert _owner(g, 0.3, 0.05) == (1, "whists", 2)  # top band, left half (beyond the corner diagonal)
     assert _owner(g, 0.95, 0.5) == (2, "whists", 0)
     assert _owner(g, 0.7, 0.05) == (2, "whists", 1)
-    assert _owner(g, 0.2, 0.5) == (1, "pulka", None)
-    assert _owner(g, 0.3, 0.27) == (1, "pulka", None)  # the top half of the L
-    assert _owner(g, 0.7, 0.27) == (2, "pulka", None)
-    assert _owner(g, 0.5, 0.7) == (0, "pulka", None)
-    assert _owner(g, 0.5, 0.61) == (0, "gora", None)  # below the circle
+    assert _owner(g, 0.165, 0.5) == (1, "pulka", None)
+    assert _owner(g, 0.3, 0.19) == (1, "pulka", None)  # the top half of the L
+    assert _owner(g, 0.7, 0.19) == (2, "pulka", None)
+    assert _owner(g, 0.5, 0.8) == (0, "pulka", None)
+    assert _owner(g, 0.5, 0.61) == (0, "gora", None)  # below the circle (its bottom at y 0.56)
     assert _owner(g, 0.3, 0.4) == (1, "gora", None)
     assert _owner(g, 0.7, 0.4) == (2, "gora", None)
     assert _owner(g, 0.5, 0.5) is None  # the circle holds the target
@@ -136,7 +136,8 @@ def test_standard_3_zones_where_layout_md_draws_them() -> None:
 
 
 def test_standard_4_zones_where_layout_md_draws_them() -> None:
-    # Default standard-4: whists 0.18 (sides) 0.19 (top/bottom), pulka 0.12 / 0.13; the bottom edge is
+    # Default standard-4: whists 0.15, pulka 0.07 on every side (pulka rectangle 0.15..0.85, gora
+    # rectangle 0.22..0.78 in x and y); the bottom edge is
     # split at thirds: on the left neighbour (seat 1), the opposite (2), the right neighbour (3).
     g = find_layout("standard-4").geometry()
     assert _owner(g, 0.25, 0.95) == (0, "whists", 1)
@@ -148,9 +149,9 @@ def test_standard_4_zones_where_layout_md_draws_them() -> None:
     assert _owner(g, 0.05, 0.75) == (1, "whists", 0)
     assert _owner(g, 0.75, 0.05) == (2, "whists", 3)  # the top seat's left hand points right
     assert _owner(g, 0.95, 0.75) == (3, "whists", 0)
-    assert _owner(g, 0.5, 0.25) == (2, "pulka", None)
-    assert _owner(g, 0.5, 0.4) == (2, "gora", None)
-    assert _owner(g, 0.75, 0.5) == (3, "pulka", None)
+    assert _owner(g, 0.5, 0.185) == (2, "pulka", None)
+    assert _owner(g, 0.5, 0.35) == (2, "gora", None)
+    assert _owner(g, 0.815, 0.5) == (3, "pulka", None)
     assert [z.angles[0] for z in g.zones if z.kind == "pulka"] == [0, 90, 180, -90]
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 
 from sheetscan.errors import InvalidInputError
+from sheetscan.rules import find_variant
 from sheetscan.vision.render import save_form
 
 HELP = "write a printable pulka form (A4 PDF or PNG, 300 dpi) with ArUco markers and a QR code"
@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     variant = args.variant
     if variant is not None:
         # The canonical name, so that the QR code says what the reader will look up.
-        variant = importlib.import_module("sheetscan.rules").find_variant(variant).name
+        variant = find_variant(variant).name
     if args.pulka is not None and not 1 <= args.pulka <= 1000:
         raise InvalidInputError(f"--pulka must be 1..1000, not {args.pulka}")
     if not 150 <= args.dpi <= 600:

@@ -41,7 +41,7 @@ def _grey(rendered: Rendered, *, decode: bool) -> np.ndarray:
 
 
 def _darkness(grey: np.ndarray, quad: list[list[float]], grow: float = 0.0) -> tuple[float, float]:
-    """(10th percentile of the grey inside the quad, median grey of a ring around it)."""
+    """(5th percentile of the grey inside the quad, 75th percentile of a ring around it: the paper)."""
     pts = np.array(quad, np.float32)
     centre = pts.mean(axis=0)
     inner = np.zeros(grey.shape, np.uint8)
@@ -49,7 +49,7 @@ def _darkness(grey: np.ndarray, quad: list[list[float]], grow: float = 0.0) -> t
     outer = np.zeros(grey.shape, np.uint8)
     cv2.fillConvexPoly(outer, np.round(centre + (pts - centre) * 2.2).astype(np.int32), 1)
     ring = (outer > 0) & (inner == 0)
-    return float(np.percentile(grey[inner > 0], 10)), float(np.median(grey[ring]))
+    return float(np.percentile(grey[inner > 0], 5)), float(np.percentile(grey[ring], 75))
 
 
 def _written_sheet(truth: dict[str, Any]) -> dict[int, list[int]]:
@@ -108,7 +108,7 @@ def test_truth_quadrilaterals_land_on_ink(photo: bool) -> None:
     hits = 0
     for digit in digits:
         inside, ring = _darkness(grey, digit["quad"])
-        hits += inside < ring - 35
+        hits += inside < ring - 30
     assert hits >= 0.97 * len(digits), f"only {hits} of {len(digits)} digit boxes hold ink"
     # The same boxes moved by three of their own heights land on empty paper far more often.
     moved = 0
@@ -116,12 +116,12 @@ def test_truth_quadrilaterals_land_on_ink(photo: bool) -> None:
         quad = np.array(digit["quad"])
         height = np.linalg.norm(quad[3] - quad[0])
         inside, ring = _darkness(grey, (quad + np.array([0.0, 3 * height])).tolist())
-        moved += inside < ring - 35
+        moved += inside < ring - 30
     assert moved < 0.75 * hits
     target = rendered.truth["target"]
     assert target["value"] == rendered.truth["sheet"]["pulka"]
     inside, ring = _darkness(grey, target["quad"])
-    assert inside < ring - 35
+    assert inside < ring - 30
 
 
 def test_truth_corners_are_the_drawn_outer_rectangle() -> None:
@@ -213,9 +213,24 @@ def test_sample_truth_is_the_replay_of_its_game_record(path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_sample_is_made_again_by_its_documented_command() -> None:
-    # samples/README.md: sheetscan render samples/game-leningrad-4p.json --layout standard-4 --seed 1
+    # samples/README.md: sheetscan render samples/game-leningrad-4p.json --layout standard-4 --seed 14
     #                    --size 3000x2250
-    rendered = render_game(_game("leningrad", 4), layout="standard-4", seed=1, size=(3000, 2250))
+    rendered = render_game(_game("leningrad", 4), layout="standard-4", seed=14, size=(3000, 2250))
     stored = json.loads((SAMPLES / "photo-leningrad-4p-hand.truth.json").read_text("utf-8"))
     assert rendered.truth["numbers"] == stored["numbers"]
     assert rendered.truth["corners"] == stored["corners"]
+
+
+def test_bent_paper_truth_follows_the_bend() -> None:
+    rendered = render_game(_game("leningrad", 3), seed=12, size=(1400, 1050), bend_chance=1.0)
+    truth = rendered.truth
+    assert truth["bend_px"] > 1.0
+    grey = _grey(rendered, decode=False)
+    digits = [d for n in truth["numbers"] for d in n["digits"]]
+    hits = sum(_darkness(grey, d["quad"])[0] < _darkness(grey, d["quad"])[1] - 30 for d in digits)
+    assert hits >= 0.97 * len(digits)
+    # The flat homography is off by the bend at most (plus rounding), and the corners carry the bend.
+    h = np.array(truth["homography"])
+    flat = cv2.perspectiveTransform(np.array([[[0, 0], [1, 0], [1, 1], [0, 1]]], np.float64), h)[0]
+    offsets = np.linalg.norm(flat - np.array(truth["corners"]), axis=1)
+    assert offsets.max() <= truth["bend_px"] * 1.5 + 0.05

@@ -14,7 +14,7 @@ learns from; everything that measures uses "validation" or "test" (the default).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ import numpy.typing as npt
 from sheetscan.errors import InvalidInputError
 from sheetscan.layouts import SheetGeometry, SheetLayout, find_layout, layout_for
 from sheetscan.vision.mnist import Split, load_mnist
-from sheetscan.vision.render._draw import LineStyle, draw_lines, make_paper, vary_proportions
+from sheetscan.vision.render._draw import LineStyle, crease, draw_lines, make_paper, vary_proportions
 from sheetscan.vision.render._form import form_page, form_qr_text, save_form
 from sheetscan.vision.render._hand import Writer, make_writer
 from sheetscan.vision.render._photo import photograph
@@ -80,8 +80,8 @@ def render_game(record: Mapping[str, Any], **options: Any) -> Rendered:
     return render_sheet(sheet_from_game(record), **options)
 
 
-def _paper_for(layout: SheetLayout, aspect: float, rng: np.random.Generator, long_px: int
-               ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], float, bool]:
+def _paper_for(layout: SheetLayout, aspect: float, rng: np.random.Generator, grain: np.random.Generator,
+               long_px: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], float, bool]:
     """A blank paper for a hand-drawn sheet and where the sheet goes on it.
 
     Returns (paper, sheet → paper pixels 3 × 3, px per mm, squared notebook paper?).
@@ -91,7 +91,7 @@ def _paper_for(layout: SheetLayout, aspect: float, rng: np.random.Generator, lon
     px_per_mm = long_px / max(paper_mm)
     pw, ph = round(paper_mm[0] * px_per_mm), round(paper_mm[1] * px_per_mm)
     squared = bool(rng.random() < 0.4)
-    paper = make_paper(pw, ph, rng, squared=squared, px_per_mm=px_per_mm)
+    paper = make_paper(pw, ph, grain, squared=squared, px_per_mm=px_per_mm)
     margins = rng.uniform(0.03, 0.09, 4)  # left, top, right, bottom, fractions of the paper
     room_w = pw * (1 - margins[0] - margins[2])
     room_h = ph * (1 - margins[1] - margins[3])
@@ -117,6 +117,16 @@ def _mistake(value: int, rng: np.random.Generator) -> int:
     return value + 1
 
 
+def _with_mistakes(values: list[int], rate: float, rng: np.random.Generator) -> list[Entry]:
+    """The numbers as written: now and then a wrong one first, crossed out, then the right one."""
+    written: list[Entry] = []
+    for value in values:
+        if rng.random() < rate:
+            written.append(Entry(_mistake(value, rng), crossed_out=True))
+        written.append(Entry(value))
+    return written
+
+
 def _apply(h: npt.NDArray[np.float64], points: Any) -> list[list[float]]:
     pts = np.asarray(points, np.float64).reshape(-1, 2)
     out = cv2.perspectiveTransform(pts[None, :, :], h)[0]
@@ -125,12 +135,15 @@ def _apply(h: npt.NDArray[np.float64], points: Any) -> list[list[float]]:
 
 def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None = None, seed: int = 0,
                  digits_from: Split = "test", photo: bool = True, size: tuple[int, int] = (4000, 3000),
-                 max_tilt: float = 35.0, crossed_out_rate: float = 0.04) -> Rendered:
+                 max_tilt: float = 35.0, crossed_out_rate: float = 0.04, bend_chance: float = 0.35
+                 ) -> Rendered:
     """Draw `sheet` (`sheetscan.sheet/1`) by hand or on a form, photograph it, and say where everything is.
 
     `layout` defaults to the hand-drawn layout for the sheet's players; `size` is the photo's (width,
-    height) — it may come out turned to portrait; `photo=False` gives the flat paper instead. The same
-    arguments always give the same pixels.
+    height) — it may come out turned to portrait; `photo=False` gives the flat paper instead.
+    `crossed_out_rate` is the share of numbers first written wrong and crossed out; `bend_chance` how
+    often the paper does not lie flat (then the truth's points include the bend, and `homography` is
+    off by at most the truth's `bend_px`). The same arguments always give the same pixels.
     """
     if digits_from not in ("train", "validation", "test"):
         raise ValueError(f"digits_from must be train, validation or test, not {digits_from!r}")
@@ -142,7 +155,10 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
         chosen = layout if isinstance(layout, SheetLayout) else find_layout(layout)
     if chosen.players != n:
         raise InvalidInputError(f"the sheet has {n} players but layout {chosen.name} is for {chosen.players}")
-    rng = np.random.default_rng(seed)
+    # One generator per stage: the sheet, its writing and its mistakes come out the same at any photo
+    # size (only stages that draw per pixel use their own, size-dependent streams).
+    streams = np.random.SeedSequence(seed).spawn(7)
+    rng, grain, pen, hands, slips, writing, camera = (np.random.default_rng(s) for s in streams)
     width, height = size
     if rng.random() < 0.35:
         width, height = height, width
@@ -155,36 +171,56 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
         px_per_mm = long_px / max(chosen.page.size_mm)
         qr = form_qr_text(chosen, variant=str(sheet.get("variant") or "") or None,
                           pulka=int(sheet["pulka"]) if rng.random() < 0.5 and "pulka" in sheet else None)
-        paper = form_page(chosen, px_per_mm=px_per_mm, qr_text=qr, rng=rng)
+        paper = form_page(chosen, px_per_mm=px_per_mm, qr_text=qr, rng=grain)
         left, top, right, bottom = (v * px_per_mm for v in chosen.page.sheet_mm)
         to_px = np.array([[right - left, 0, left], [0, bottom - top, top], [0, 0, 1]], np.float64)
         paper_kind = "form"
     else:
-        paper, to_px, px_per_mm, squared = _paper_for(chosen, proportions.aspect, rng, long_px)
-        draw_lines(paper, geometry, to_px, LineStyle.random(rng, to_px[1, 1]), rng)
+        paper, to_px, px_per_mm, squared = _paper_for(chosen, proportions.aspect, rng, grain, long_px)
+        draw_lines(paper, geometry, to_px, LineStyle.random(pen, to_px[1, 1]), pen)
         paper_kind = "squared" if squared else "plain"
 
     part = load_mnist(digits_from)
     sheet_h = float(to_px[1, 1])
-    writers = [make_writer(part, rng, height=sheet_h * float(rng.uniform(0.022, 0.034)),
-                           pencil=bool(rng.random() < 0.1)) for _ in range(n)]
-    turns = [bool(rng.random() < 0.3) for _ in range(n)]  # writes along the top band instead of across it
-    numbers = _write_all(paper, geometry, to_px, entries, writers, turns, crossed_out_rate, rng)
+    writers = [make_writer(part, hands, height=sheet_h * float(hands.uniform(0.022, 0.034)),
+                           pencil=bool(hands.random() < 0.1)) for _ in range(n)]
+    turns = [bool(hands.random() < 0.3) for _ in range(n)]  # writes along the top band, not across it
+    written = {zone: _with_mistakes(values, crossed_out_rate, slips)
+               for zone, values in sorted(entries.items())}
+    numbers = _write_all(paper, geometry, to_px, written, writers, turns, writing)
     target = None
     if sheet.get("pulka") is not None:
         (cx0, cy0, cx1, cy1) = geometry.target_box
         box = (*_to(to_px, cx0, cy0), *_to(to_px, cx1, cy1))
-        target = write_target(paper, box, int(sheet["pulka"]), writers[0], rng)
+        target = write_target(paper, box, int(sheet["pulka"]), writers[0], writing)
 
+    if rng.random() < 0.3:
+        crease(paper, rng)
     if photo:
-        shot = photograph(paper, rng, size=(width, height), max_tilt=max_tilt)
+        shot = photograph(paper, camera, size=(width, height), max_tilt=max_tilt, bend_chance=bend_chance)
         image, paper_to_photo, quality, tilt = shot.image, shot.paper_to_photo, shot.jpeg_quality, shot.tilt
+        to_photo: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]] = shot.to_photo
+        bend_px = shot.bend_px
     else:
-        image, paper_to_photo, quality, tilt = paper, np.eye(3), 92, 0.0
+        image, paper_to_photo, quality, tilt, bend_px = paper, np.eye(3), 92, 0.0, 0.0
+
+        def to_photo(points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+            return np.asarray(points, np.float64).reshape(-1, 2)
+
     homography = paper_to_photo @ to_px
     homography /= homography[2, 2]
-    truth = _truth(sheet, players, chosen, geometry, homography, paper_to_photo, numbers, target, image,
-                   seed=seed, digits_from=digits_from, tilt=tilt, paper_kind=paper_kind, writers=writers)
+
+    def from_paper(points: Any) -> list[list[float]]:
+        out = to_photo(np.asarray(points, np.float64).reshape(-1, 2))
+        return [[round(float(x), 2), round(float(y), 2)] for x, y in out]
+
+    def from_sheet(points: Any) -> list[list[float]]:
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        return from_paper(pts * [to_px[0, 0], to_px[1, 1]] + [to_px[0, 2], to_px[1, 2]])
+
+    truth = _truth(sheet, players, chosen, geometry, homography, from_sheet, from_paper, numbers, target,
+                   image, seed=seed, digits_from=digits_from, tilt=tilt, bend_px=bend_px,
+                   paper_kind=paper_kind, writers=writers)
     return Rendered(image, truth, quality)
 
 
@@ -193,19 +229,14 @@ def _to(to_px: npt.NDArray[np.float64], x: float, y: float) -> tuple[float, floa
 
 
 def _write_all(paper: npt.NDArray[np.uint8], geometry: SheetGeometry, to_px: npt.NDArray[np.float64],
-               entries: dict[int, list[int]], writers: list[Writer], turns: list[bool], rate: float,
+               entries: dict[int, list[Entry]], writers: list[Writer], turns: list[bool],
                rng: np.random.Generator) -> list[tuple[int, int, Placed]]:
     """Write every zone's numbers; returns (zone index, order in zone, placement)."""
     out: list[tuple[int, int, Placed]] = []
     for zone in geometry.zones:
-        values = entries.get(zone.index, [])
-        if not values:
+        written = entries.get(zone.index, [])
+        if not written:
             continue
-        written: list[Entry] = []
-        for value in values:
-            if rng.random() < rate:
-                written.append(Entry(_mistake(value, rng), crossed_out=True))
-            written.append(Entry(value))
         parts = []
         for p in zone.parts:
             angle = p.angles[1] if turns[zone.player] and len(p.angles) > 1 else p.angles[0]
@@ -216,10 +247,10 @@ def _write_all(paper: npt.NDArray[np.uint8], geometry: SheetGeometry, to_px: npt
 
 
 def _truth(sheet: Mapping[str, Any], players: list[str], layout: SheetLayout, geometry: SheetGeometry,
-           homography: npt.NDArray[np.float64], paper_to_photo: npt.NDArray[np.float64],
-           numbers: list[tuple[int, int, Placed]], target: Placed | None, image: npt.NDArray[np.uint8],
-           *, seed: int, digits_from: str, tilt: float, paper_kind: str, writers: list[Writer]
-           ) -> dict[str, Any]:
+           homography: npt.NDArray[np.float64], from_sheet: Callable[[Any], list[list[float]]],
+           from_paper: Callable[[Any], list[list[float]]], numbers: list[tuple[int, int, Placed]],
+           target: Placed | None, image: npt.NDArray[np.uint8], *, seed: int, digits_from: str, tilt: float,
+           bend_px: float, paper_kind: str, writers: list[Writer]) -> dict[str, Any]:
     centre = _apply(homography, [0.5, 0.5])[0]
     top = _apply(homography, [0.5, 0.0])[0]
     turn = math.degrees(math.atan2(top[0] - centre[0], -(top[1] - centre[1]))) % 360.0
@@ -230,8 +261,8 @@ def _truth(sheet: Mapping[str, Any], players: list[str], layout: SheetLayout, ge
         return {
             "value": p.value, "zone": zone_index, "player": zone.player, "kind": zone.kind, "on": zone.on,
             "order": order, "crossed_out": p.crossed_out, "angle": p.angle,
-            "quad": _apply(paper_to_photo, p.quad),
-            "digits": [{"digit": int(ch), "quad": _apply(paper_to_photo, q)}
+            "quad": from_paper(p.quad),
+            "digits": [{"digit": int(ch), "quad": from_paper(q)}
                        for ch, q in zip(str(p.value), p.digits, strict=True)],
         }
 
@@ -245,16 +276,17 @@ def _truth(sheet: Mapping[str, Any], players: list[str], layout: SheetLayout, ge
         "rotation": rotation,
         "angle": round(turn, 2),
         "tilt": round(tilt, 2),
-        "corners": _apply(homography, [[0, 0], [1, 0], [1, 1], [0, 1]]),
+        "bend_px": round(bend_px, 2),
+        "corners": from_sheet([[0, 0], [1, 0], [1, 1], [0, 1]]),
         "homography": [[float(v) for v in row] for row in homography],
         "zones": [{"index": z.index, "player": z.player, "kind": z.kind, "on": z.on,
-                   "polygon": _apply(homography, z.polygon)} for z in geometry.zones],
-        "circle": {"center": _apply(homography, geometry.circle_center)[0],
+                   "polygon": from_sheet(z.polygon)} for z in geometry.zones],
+        "circle": {"center": from_sheet(geometry.circle_center)[0],
                    "radius": [geometry.circle_radius[0], geometry.circle_radius[1]]},
         "numbers": [number(z, o, p) for z, o, p in numbers],
         "target": None if target is None else {
-            "value": target.value, "quad": _apply(paper_to_photo, target.quad),
-            "digits": [{"digit": int(ch), "quad": _apply(paper_to_photo, q)}
+            "value": target.value, "quad": from_paper(target.quad),
+            "digits": [{"digit": int(ch), "quad": from_paper(q)}
                        for ch, q in zip(str(target.value), target.digits, strict=True)]},
         "render": {"seed": seed, "digits_from": digits_from, "paper": paper_kind,
                    "inks": [{"colour_bgr": list(w.colour), "pencil": w.pencil} for w in writers]},

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from sheetscan.layouts import Point, Proportions, SheetGeometry, SheetLayout
 
-__all__ = ["LineStyle", "draw_lines", "make_paper", "vary_proportions"]
+__all__ = ["LineStyle", "crease", "draw_lines", "make_paper", "vary_proportions"]
 
 Image = npt.NDArray[np.uint8]
 _SHIFT = 4  # cv2 sub-pixel drawing: coordinates × 16
@@ -177,3 +177,32 @@ def _lay(paper: Image, alpha: npt.NDArray[np.float32], colour: tuple[int, int, i
     # Ink darkens the paper multiplicatively: a = 1 gives paper × ink colour.
     paper[ys, xs] = np.clip(region * (1.0 - a + a * (np.array(colour, np.float32) / 255.0)), 0, 255
                             ).astype(np.uint8)
+
+
+def crease(paper: Image, rng: np.random.Generator) -> None:
+    """Fold lines: the sheet was folded in half or in quarters; each fold shades one side a little."""
+    height, width = paper.shape[:2]
+    folds = [("x", width / 2), ("y", height / 2)][: int(rng.integers(1, 3))]
+    if rng.random() < 0.5:
+        folds.reverse()
+    for axis, where in folds:
+        where += rng.normal(0, 0.01) * (width if axis == "x" else height)
+        spread = max(2.0, 0.006 * max(width, height) * rng.uniform(0.5, 1.5))
+        half = int(4 * spread)
+        lo = int(where) - half
+        span = np.arange(lo, lo + 2 * half, dtype=np.float32) - where
+        # A dark valley on one side, a slight highlight on the other, a thin sharp line in the middle.
+        depth = rng.uniform(0.04, 0.12)
+        profile = (1.0 - depth * np.exp(-((span + spread) / spread) ** 2)
+                   + 0.5 * depth * np.exp(-((span - spread) / spread) ** 2)
+                   - 0.5 * depth * np.exp(-(span / 1.2) ** 2))
+        size = width if axis == "x" else height
+        keep = (lo + np.arange(len(span)) >= 0) & (lo + np.arange(len(span)) < size)
+        index = (lo + np.arange(len(span)))[keep]
+        gain = profile[keep].astype(np.float32)
+        if axis == "x":
+            region = paper[:, index].astype(np.float32) * gain[None, :, None]
+            paper[:, index] = np.clip(region, 0, 255).astype(np.uint8)
+        else:
+            region = paper[index, :].astype(np.float32) * gain[:, None, None]
+            paper[index, :] = np.clip(region, 0, 255).astype(np.uint8)

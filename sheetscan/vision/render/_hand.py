@@ -117,7 +117,7 @@ def make_writer(part: MnistPart, rng: np.random.Generator, *, height: float, pen
         slant=float(rng.normal(0.0, 0.12)),
         stroke=float(rng.uniform(0.45, 0.62) if pencil else rng.uniform(0.28, 0.6)),
         colour=ink,
-        opacity=float(rng.uniform(0.55, 0.75) if pencil else rng.uniform(0.85, 1.0)),
+        opacity=float(rng.uniform(0.7, 0.9) if pencil else rng.uniform(0.85, 1.0)),
         spacing=float(rng.uniform(-0.02, 0.22)),
         dot=float(rng.uniform(0.05, 0.1)),
         jitter=float(rng.uniform(0.02, 0.08)),
@@ -148,11 +148,13 @@ def _glyph(writer: Writer, digit: int, rng: np.random.Generator, height: float) 
     m = np.array([[1.0, -shear, shear * tall / 2.0], [0.0, 1.0, 0.0]]) @ np.vstack([m, [0, 0, 1]])
     out = np.asarray(cv2.warpAffine(crop, m, (width, tall), flags=cv2.INTER_CUBIC, borderValue=0.0),
                      np.float32)
-    # A threshold ramp on the smooth upscaled digit gives clean pen edges and sets the stroke width.
+    # A threshold ramp on the smooth upscaled digit gives clean pen edges and sets the stroke width;
+    # normalised first, so that a faint MNIST sample does not vanish under a thin pen.
+    out /= max(float(out.max()), 1e-3)
     t = writer.stroke
     alpha: Alpha = np.clip((out - t) / 0.22 + 0.5, 0.0, 1.0).astype(np.float32)
     if writer.pencil:
-        alpha *= rng.uniform(0.55, 1.0, alpha.shape).astype(np.float32)
+        alpha *= rng.uniform(0.7, 1.0, alpha.shape).astype(np.float32)
     return alpha
 
 

@@ -34,6 +34,40 @@ class Shot:
     """How far the paper plane is tilted from facing the camera, degrees."""
     jpeg_quality: int
     """The JPEG quality the photo should be saved with."""
+    bend: Floats | None = None
+    """The paper's bend: a low-resolution field (h × w × 2) of photo-pixel shifts added after the
+    homography, or None for flat paper."""
+
+    @property
+    def bend_px(self) -> float:
+        """The largest shift the bend causes, in photo pixels (0 for flat paper)."""
+        return 0.0 if self.bend is None else float(np.abs(self.bend).max())
+
+    def to_photo(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """Paper pixels (N × 2) to photo pixels, through the homography and the bend."""
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        out = np.asarray(cv2.perspectiveTransform(pts[None, :, :], self.paper_to_photo)[0], np.float64)
+        if self.bend is None:
+            return out
+        # remap drew pixel q from q − d(q); so a point p lands where q = p + d(q) (a few fixed-point steps).
+        q = out.copy()
+        for _ in range(4):
+            q = out + self._shift(q)
+        return q
+
+    def _shift(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The bend's shift at photo points, interpolated exactly as cv2.resize spread it to pixels."""
+        assert self.bend is not None
+        h, w = self.image.shape[:2]
+        lh, lw = self.bend.shape[:2]
+        gx = np.clip((points[:, 0] + 0.5) * lw / w - 0.5, 0, lw - 1)
+        gy = np.clip((points[:, 1] + 0.5) * lh / h - 0.5, 0, lh - 1)
+        x0, y0 = np.floor(gx).astype(int), np.floor(gy).astype(int)
+        x1, y1 = np.minimum(x0 + 1, lw - 1), np.minimum(y0 + 1, lh - 1)
+        fx, fy = (gx - x0)[:, None], (gy - y0)[:, None]
+        b = self.bend.astype(np.float64)
+        return np.asarray((b[y0, x0] * (1 - fx) + b[y0, x1] * fx) * (1 - fy)
+                          + (b[y1, x0] * (1 - fx) + b[y1, x1] * fx) * fy, np.float64)
 
 
 def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], feature: float) -> Floats:
@@ -113,7 +147,7 @@ def _placement(rng: np.random.Generator, paper_w: int, paper_h: int, width: int,
 
 
 def photograph(paper: Image, rng: np.random.Generator, *, size: tuple[int, int],
-               max_tilt: float = 35.0) -> Shot:
+               max_tilt: float = 35.0, bend_chance: float = 0.35) -> Shot:
     """Photograph `paper` lying on a table: returns the photo and the paper → photo homography."""
     width, height = size
     ph, pw = paper.shape[:2]
@@ -135,6 +169,19 @@ def photograph(paper: Image, rng: np.random.Generator, *, size: tuple[int, int],
     _clutter(photo, rng)
     cv2.warpPerspective(paper, homography, (width, height), dst=photo, flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
+    bend = None
+    if rng.random() < bend_chance:
+        # Paper that does not lie quite flat: a smooth shift of a few pixels, the same field moves the
+        # pixels (remap) and the truth points (Shot.to_photo).
+        bw, bh = max(8, width // 16), max(8, height // 16)
+        amount = rng.uniform(0.002, 0.007) * min(width, height)
+        bend = np.stack([_smooth_noise(rng, (bh, bw), bw / 2.5), _smooth_noise(rng, (bh, bw), bw / 2.5)],
+                        axis=2) * np.float32(amount)
+        full = cv2.resize(bend, (width, height), interpolation=cv2.INTER_LINEAR)
+        yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+        # Inverse of q = p + d(q) for a smooth small d: p ≈ q − d(q).
+        photo = np.asarray(cv2.remap(photo, xx - full[:, :, 0], yy - full[:, :, 1], cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REFLECT), np.uint8)
 
     # Light: a broad gradient, a vignette, a warm or cool cast, now and then a soft shadow across the
     # sheet (a hand or the phone between the lamp and the table) or a glare on glossy paper. The light
@@ -174,7 +221,7 @@ def photograph(paper: Image, rng: np.random.Generator, *, size: tuple[int, int],
     oy, ox = (int(v) for v in rng.integers(0, 512, 2))
     noise = np.tile(tile, reps)[oy: oy + height, ox: ox + width]
     image = cv2.add(image, noise, dtype=cv2.CV_8U)
-    return Shot(np.asarray(image, np.uint8), homography, angle, tilt, int(rng.integers(72, 93)))
+    return Shot(np.asarray(image, np.uint8), homography, angle, tilt, int(rng.integers(72, 93)), bend)
 
 
 def _blob(rng: np.random.Generator, w: int, h: int, low: float, high: float,

@@ -6,12 +6,12 @@ clockwise; LAYOUT.md: seat 0 along the bottom edge).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from sheetscan.errors import InvalidInputError
 from sheetscan.layouts import zone_index
+from sheetscan.rules import read_game, read_sheet, replay, write_sheet
 
 __all__ = ["GAME_FORMAT", "SHEET_FORMAT", "sheet_entries", "sheet_from_game", "sheet_or_game"]
 
@@ -21,19 +21,14 @@ GAME_FORMAT = "sheetscan.game/1"
 
 def sheet_from_game(record: Mapping[str, Any]) -> dict[str, Any]:
     """The `sheetscan.sheet/1` that replaying `record` (`sheetscan.game/1`) writes, via the rules core."""
-    rules = importlib.import_module("sheetscan.rules")
-    game = rules.read_game(record)
-    sheet: dict[str, Any] = rules.write_sheet(rules.replay(game))
-    return sheet
+    return write_sheet(replay(read_game(record)))
 
 
 def sheet_or_game(data: Any) -> dict[str, Any]:
     """A sheet from a file's JSON, which may hold a sheet or a game record."""
     tag = data.get("format") if isinstance(data, Mapping) else None
     if tag == SHEET_FORMAT:
-        rules = importlib.import_module("sheetscan.rules")
-        checked: dict[str, Any] = rules.write_sheet(rules.read_sheet(data))
-        return checked
+        return write_sheet(read_sheet(data))
     if tag == GAME_FORMAT:
         return sheet_from_game(data)
     raise InvalidInputError(f"expected a {GAME_FORMAT} or {SHEET_FORMAT} document, got format {tag!r}")

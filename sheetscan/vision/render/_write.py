@@ -172,7 +172,9 @@ def write_zone(paper: npt.NDArray[np.uint8], parts: list[tuple[list[PaperPoint],
         slots: list[tuple[int, tuple[float, float, float]]] = []
         for index, (polygon, angle) in enumerate(parts):
             frame = [_rotate(p, -angle) for p in polygon]
-            found = _slots(frame, height * 1.35, height * pitch_factor, 0.3 * height)
+            # A cramped writer first closes up the lines, then writes smaller.
+            pitch = height * max(1.2, pitch_factor - (1.0 - scale) * 0.6)
+            found = _slots(frame, height * 1.2, pitch, 0.25 * height)
             slots.extend((index, s) for s in found)
         plan = _plan(tokens, slots, height * gap_factor)
         if plan is not None or scale == _SCALES[-1]:
@@ -186,7 +188,7 @@ def write_zone(paper: npt.NDArray[np.uint8], parts: list[tuple[list[PaperPoint],
         g = token.glyphs
         x0, _ = _extent(g)
         # The glyph canvas has its baseline at g.baseline; put it on the line's writing baseline.
-        at = (x - x0, y + height * 1.25 - g.baseline + rng.normal(0.0, 0.04) * height)
+        at = (x - x0, y + height * 1.1 - g.baseline + rng.normal(0.0, 0.04) * height)
         quad, digits = _put(paper, g, at, angle, writer)
         placed.append(Placed(token.entry.value, token.entry.crossed_out, angle, quad, digits))
         if token.dot is not None:
