@@ -115,3 +115,14 @@ def test_form_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["form", "-o", str(tmp_path / "f.gif")]) == 2
     assert main(["form", "--variant", "bridge", "-o", str(out)]) == 2
     assert "bridge" in capsys.readouterr().err
+
+
+def test_without_cyrillic_fonts_the_form_still_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sheetscan.vision.render import _form
+
+    monkeypatch.setattr(_form, "_font_path", lambda: None)
+    path = tmp_path / "form.png"
+    save_form(path, players=3, variant="sochi", pulka=20, dpi=150)
+    image = cv2.imread(str(path))
+    assert sorted(_detect(image)) == [0, 1, 2, 3]
+    assert _qr(image) == "sheetscan:form-3;players=3;variant=sochi;pulka=20"

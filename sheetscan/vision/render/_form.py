@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from sheetscan.errors import InvalidInputError
 from sheetscan.layouts import SheetLayout, find_layout, layout_for
+from sheetscan.rules import find_variant
 
 __all__ = ["FONT_PATHS", "form_page", "form_qr_text", "save_form"]
 
@@ -88,11 +89,12 @@ def _paste_text(page: Image.Image, text: str, font: Font, centre: tuple[float, f
 
 
 def form_page(layout: SheetLayout, *, px_per_mm: float, qr_text: str | None = None,
-              printed_target: int | None = None, title: str | None = None,
+              printed_target: int | None = None, title: str | None = None, subtitle: str | None = None,
               rng: np.random.Generator | None = None) -> npt.NDArray[np.uint8]:
     """The form as a BGR image of the whole A4 page at `px_per_mm` (300 dpi ≈ 11.81 px/mm).
 
-    `rng`, when given, varies the print a little (toner darkness, a faint paper tint) for photos.
+    `subtitle` follows the title (the variant and target, say); `rng`, when given, varies the print a
+    little (toner darkness, a faint paper tint) for photos.
     """
     page_info = layout.page
     if page_info is None:
@@ -164,8 +166,13 @@ def form_page(layout: SheetLayout, *, px_per_mm: float, qr_text: str | None = No
     who = "на троих" if layout.players == 3 else "на четверых"
     heading = title or (f"Преферанс · пуля {who}" if cyrillic else f"Preferans: pulka for {layout.players}")
     top_band = page_info.markers[0][2] - 1.0
-    draw.text(mm(sl, top_band - 13.0 if layout.players == 3 else top_band - 18.0), heading, fill=ink,
-              font=title_font)
+    title_at = mm(sl, top_band - 13.0 if layout.players == 3 else top_band - 18.0)
+    draw.text(title_at, heading, fill=ink, font=title_font)
+    if subtitle:
+        right = draw.textbbox(title_at, heading, font=title_font)[2]
+        sub_font, _ = _font(int(4.0 * px_per_mm))
+        draw.text((right + 4.0 * px_per_mm, title_at[1] + 1.6 * px_per_mm), subtitle, fill=quiet - 60,
+                  font=sub_font)
     hint = ("Сфотографируйте лист целиком, чтобы были видны все четыре метки"
             if cyrillic else "Photograph the whole sheet with all four markers in view")
     hint_y = top_band - 4.0 if layout.players == 3 else page_info.qr_mm[1] + 6.0
@@ -199,6 +206,26 @@ def _span(polygon: list[tuple[float, float]], y: float) -> tuple[float, float] |
     return (xs[0], xs[1])
 
 
+def _subtitle(variant: str | None, pulka: int | None) -> str | None:
+    """E.g. "сочинка · пуля до 20": the variant's everyday Russian name and the target."""
+    parts = []
+    if variant:
+        try:
+            names = find_variant(variant).aliases
+        except ValueError:
+            names = (variant,)
+        cyrillic = [n for n in names if n[:1].isalpha() and not n.isascii()]
+        everyday = [n for n in cyrillic if n.endswith("ка") and " " not in n]
+        parts.append((everyday or cyrillic or [variant])[0])
+    if pulka is not None:
+        parts.append(f"пуля до {pulka}")
+    if not parts:
+        return None
+    text = " · ".join(parts)
+    # Without a Cyrillic font the title is in Latin letters; the variant's own name reads better there.
+    return text if _font_path() is not None else f"{variant or ''} {pulka or ''}".strip()
+
+
 def save_form(path: str | Path, *, players: int, variant: str | None = None, pulka: int | None = None,
               layout: str | None = None, dpi: int = 300) -> SheetLayout:
     """Write the printable form to `path` (.pdf or .png), A4 at `dpi`; returns the layout used."""
@@ -211,7 +238,7 @@ def save_form(path: str | Path, *, players: int, variant: str | None = None, pul
         raise InvalidInputError(f"layout {chosen.name} is not a printable form for {players} players")
     px_per_mm = dpi / 25.4
     image = form_page(chosen, px_per_mm=px_per_mm, qr_text=form_qr_text(chosen, variant=variant, pulka=pulka),
-                      printed_target=pulka)
+                      printed_target=pulka, subtitle=_subtitle(variant, pulka))
     grey = Image.fromarray(image[:, :, 0])
     if suffix == ".pdf":
         grey.save(target, "PDF", resolution=float(dpi))
