@@ -9,7 +9,8 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
 __all__ = [
-    "dark_mask", "dark_ratio", "fit_line", "hysteresis", "intersect", "line_through", "point_line_distance",
+    "dark_mask", "dark_ratio", "fit_line", "hysteresis", "intersect", "line_through", "nearest_run",
+    "point_line_distance",
 ]
 
 
@@ -90,3 +91,17 @@ def point_line_distance(points: F64, line: tuple[F64, F64]) -> F64:
     p, d = line
     rel = points - p
     return f64(np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]))
+
+
+def nearest_run(row: NDArray[np.bool_], offsets: F64, max_len: int) -> float | None:
+    """Centre offset of the run of ink nearest offset 0 across a side (None: none, or too wide)."""
+    if not row.any():
+        return None
+    padded = np.concatenate([[False], row, [False]])
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    starts, ends = edges[0::2], edges[1::2]  # run = offsets[start:end]
+    centres = (offsets[starts] + offsets[ends - 1]) / 2
+    best = int(np.argmin(np.abs(centres)))
+    if ends[best] - starts[best] > max_len:
+        return None  # a blot, a digit on the line or a crossing line: not a clean piece of the side
+    return float(centres[best])

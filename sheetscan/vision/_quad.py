@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64
-from sheetscan.vision._lines import fit_line, intersect, line_through
+from sheetscan.vision._lines import fit_line, intersect, line_through, nearest_run
 
 __all__ = [
     "FrameCandidate", "find_frames", "order_clockwise", "rectangle_aspect", "refine_quad", "ring_ink",
@@ -156,20 +156,6 @@ def find_frames(
     return [best, *(c for c in found if c is not best)]
 
 
-def _nearest_run(row: NDArray[np.bool_], offsets: F64, max_len: int) -> float | None:
-    """Centre offset of the run of ink nearest offset 0 across a side (None: none, or too wide)."""
-    if not row.any():
-        return None
-    padded = np.concatenate([[False], row, [False]])
-    edges = np.flatnonzero(padded[1:] != padded[:-1])
-    starts, ends = edges[0::2], edges[1::2]  # run = offsets[start:end]
-    centres = (offsets[starts] + offsets[ends - 1]) / 2
-    best = int(np.argmin(np.abs(centres)))
-    if ends[best] - starts[best] > max_len:
-        return None  # a blot, a digit on the line or a crossing line: not a clean piece of the side
-    return float(centres[best])
-
-
 def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples: int = 160) -> F64:
     """Fit each side of `quad` to the ink near it (robust line fit), and intersect the fits.
 
@@ -192,7 +178,7 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
         inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
         ink = np.zeros(x.shape, bool)
         ink[inside] = mask[y[inside], x[inside]] > 0
-        centres = [_nearest_run(row, offsets, max(3, len(offsets) // 3)) for row in ink]
+        centres = [nearest_run(row, offsets, max(3, len(offsets) // 3)) for row in ink]
         good = np.array([c is not None for c in centres])
         fitted = None
         if good.sum() >= max(8, samples // 5):

@@ -10,6 +10,7 @@ A printed form's layout and rotation are known from its markers already.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -19,6 +20,7 @@ from numpy.typing import NDArray
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, ZoneKind, layout_for
 from sheetscan.vision._arrays import F64, U8, f64, u8
+from sheetscan.vision._bend import Displacement, fit_displacement
 from sheetscan.vision._debug import DebugSink, emit, wants
 from sheetscan.vision._layout_fit import Measured, measure
 from sheetscan.vision._lines import dark_ratio
@@ -80,6 +82,9 @@ class SheetZones:
     """True when part of the sheet lies outside the photo."""
     notes: tuple[str, ...] = ()
     """Plain sentences about anything doubtful."""
+    bend: float = 0.0
+    """How far (px, upright) the zone outlines were moved off the straight model to follow the drawn
+    lines of a bent sheet or a freehand drawing; 0 when the straight model fitted."""
 
 
 # Rectified-frame side names, and which upright side each becomes for a rotation k of the image
@@ -135,9 +140,21 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     to_photo /= to_photo[2, 2]
     ul, ut, ur, ub = frame
     fw, fh = ur - ul, ub - ut
+    upright_mask = _turn_mask(mask, k)
+    model_lines = _model_lines(geometry, frame)
+    bend = fit_displacement(upright_mask, model_lines, center=((ul + ur) / 2, (ut + ub) / 2), half=size / 2,
+                            search=0.025 * size, step=0.01 * size, skip=0.03 * size,
+                            max_run=max(6, round(4 * line_width)))
+    # Decision: keep the straight model unless following the drawn lines brings the model clearly
+    # closer to them (a bent sheet, a freehand drawing), so a clean flat sheet is never disturbed.
+    if bend is not None and not bend.residual < 0.8 * bend.before:
+        bend = None
 
     def px(points: tuple[tuple[float, float], ...]) -> Polygon:
-        return tuple((ul + x * fw, ut + y * fh) for x, y in points)
+        pts = f64([(ul + x * fw, ut + y * fh) for x, y in points])
+        if bend is not None:
+            pts = bend.apply(pts)
+        return tuple((float(x), float(y)) for x, y in pts)
 
     zones = tuple(
         ZoneRegion(index=z.index, player=z.player, kind=z.kind, on=z.on, polygon=px(z.polygon),
@@ -145,8 +162,10 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
         for z in geometry.zones
     )
     circle = _circle(geometry, measured, k, sheet.frame, image.shape, frame)
-    upright_mask = _turn_mask(mask, k)
-    line_mask = _line_mask(upright_mask, geometry, frame, circle, line_width)
+    if bend is not None:
+        (cx, cy), = bend.apply(f64([circle[:2]]))
+        circle = (float(cx), float(cy), circle[2])
+    line_mask = _line_mask(upright_mask, model_lines, bend, circle, line_width)
     if not certain:
         notes.append("nothing on a 4-player sheet tells which side is the bottom; the side nearest the "
                      "photo's bottom is taken as seat 0's")
@@ -154,7 +173,8 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     result = SheetZones(
         layout=layout.name, players=layout.players, rotation=rotation, image=upright, to_photo=to_photo,
         zones=zones, circle=circle, line_mask=line_mask, frame=frame, proportions=geometry_proportions(
-            proportions), rotation_certain=certain, partial=sheet.partial, notes=tuple(notes))
+            proportions), rotation_certain=certain, partial=sheet.partial, notes=tuple(notes),
+        bend=_largest_shift(bend, frame))
     if wants(debug):
         emit(debug, "03_zones", draw_zones(result))
     return result
@@ -382,23 +402,48 @@ def _circle(geometry: SheetGeometry, measured: Measured | None, k: int, rect_fra
     return (ul + cx * fw, ut + cy * fh, ry * fh)
 
 
-def _line_mask(mask: U8, geometry: SheetGeometry, frame: tuple[float, float, float, float],
-               circle: tuple[float, float, float], line_width: float) -> U8:
-    """The ink lying on the fitted lines (a band around each), i.e. the drawn lines without the writing."""
+def _model_lines(geometry: SheetGeometry, frame: tuple[float, float, float, float]) -> list[F64]:
+    """Every drawn straight line of the fitted layout as a polyline in upright pixels."""
     ul, ut, ur, ub = frame
     fw, fh = ur - ul, ub - ut
+
+    def pts(points: list[tuple[float, float]] | tuple[tuple[float, float], ...]) -> F64:
+        return f64([(ul + x * fw, ut + y * fh) for x, y in points])
+
+    lines = [pts([(left, top), (right, top), (right, bottom), (left, bottom), (left, top)])
+             for left, top, right, bottom in geometry.rectangles]
+    lines += [pts(spoke) for spoke in geometry.spokes]
+    lines += [pts([a, b]) for a, b in geometry.splits]
+    return lines
+
+
+def _largest_shift(bend: Displacement | None, frame: tuple[float, float, float, float]) -> float:
+    if bend is None:
+        return 0.0
+    ul, ut, ur, ub = frame
+    xs, ys = np.meshgrid(np.linspace(ul, ur, 9), np.linspace(ut, ub, 9))
+    shift = bend.shift(f64(np.stack([xs.ravel(), ys.ravel()], axis=1)))
+    return float(np.hypot(shift[:, 0], shift[:, 1]).max())
+
+
+def _densify(line: F64, step: float = 20.0) -> F64:
+    out = [line[0]]
+    for a, b in itertools.pairwise(line):
+        count = max(1, int(np.hypot(*(b - a)) // step))
+        out.extend(a + (b - a) * (i / count) for i in range(1, count + 1))
+    return f64(out)
+
+
+def _line_mask(mask: U8, lines: list[F64], bend: Displacement | None, circle: tuple[float, float, float],
+               line_width: float) -> U8:
+    """The ink lying on the fitted lines (a band around each), i.e. the drawn lines without the writing."""
     band = np.zeros_like(mask)
     thick = max(3, round(4 * line_width))
-
-    def pt(p: tuple[float, float]) -> tuple[int, int]:
-        return (round(ul + p[0] * fw), round(ut + p[1] * fh))
-
-    for left, top, right, bottom in geometry.rectangles:
-        cv2.rectangle(band, pt((left, top)), pt((right, bottom)), 255, thick)
-    for spoke in geometry.spokes:
-        cv2.polylines(band, [np.array([pt(p) for p in spoke], np.int32)], False, 255, thick)
-    for a, b in geometry.splits:
-        cv2.line(band, pt(a), pt(b), 255, thick)
+    for line in lines:
+        dense = _densify(line)
+        if bend is not None:
+            dense = bend.apply(dense)
+        cv2.polylines(band, [np.round(dense).astype(np.int32)], False, 255, thick)
     cx, cy, r = circle
     cv2.circle(band, (round(cx), round(cy)), round(r), 255, thick)
     return u8(cv2.bitwise_and(mask, band))

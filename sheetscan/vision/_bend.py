@@ -1,0 +1,119 @@
+"""Following the drawn lines where a single homography cannot: bent paper and freehand wobble.
+
+After the layout's outlines are fitted, every model line is compared with the ink near it: at regular
+places along the line, the nearest run of ink across it gives how far the drawn line lies off the model
+there. A smooth displacement field (a low-degree polynomial in x and y, fitted robustly to those
+offsets) then moves the zone outlines onto the lines as drawn.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from sheetscan.vision._arrays import F64, U8, f64
+from sheetscan.vision._lines import nearest_run
+
+__all__ = ["Displacement", "fit_displacement"]
+
+
+@dataclass(frozen=True)
+class Displacement:
+    """A smooth shift field over the sheet: `apply(points)` moves points onto the drawn lines."""
+
+    coefficients: F64
+    """2 × terms: the polynomial's coefficients for the x and the y shift."""
+    center: tuple[float, float]
+    """Where the normalised coordinates are 0."""
+    half: float
+    """Half the sheet's size: normalised coordinates run about −1..1."""
+    degree: int
+    """Polynomial degree."""
+    residual: float
+    """Root-mean-square distance (px) of the drawn lines from the shifted model after the fit."""
+    before: float
+    """The same before any shift: how much the fit helped."""
+
+    def shift(self, points: F64) -> F64:
+        """The shift (N × 2) at each point."""
+        basis = _basis(f64(points).reshape(-1, 2), self.center, self.half, self.degree)
+        return f64(basis @ self.coefficients.T)
+
+    def apply(self, points: F64) -> F64:
+        """The points moved by the field."""
+        pts = f64(points).reshape(-1, 2)
+        return pts + self.shift(pts)
+
+
+def _basis(points: F64, center: tuple[float, float], half: float, degree: int) -> F64:
+    x = (points[:, 0] - center[0]) / half
+    y = (points[:, 1] - center[1]) / half
+    terms = [x**i * y**j for total in range(degree + 1) for i in range(total + 1) for j in (total - i,)]
+    return f64(np.stack(terms, axis=1))
+
+
+def _samples(polylines: list[F64], step: float, skip: float) -> tuple[F64, F64]:
+    """Places along the lines (N × 2) and the unit normal at each, away from the segment ends."""
+    points: list[F64] = []
+    normals: list[F64] = []
+    for line in polylines:
+        for a, b in itertools.pairwise(line):
+            length = float(np.hypot(*(b - a)))
+            if length < 2 * skip + step:
+                continue
+            d = (b - a) / length
+            ts = np.arange(skip, length - skip, step)
+            points.append(a + ts[:, None] * d)
+            normals.append(np.repeat(np.array([[-d[1], d[0]]]), len(ts), axis=0))
+    if not points:
+        return f64(np.zeros((0, 2))), f64(np.zeros((0, 2)))
+    return f64(np.vstack(points)), f64(np.vstack(normals))
+
+
+def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, float], half: float,
+                     search: float, step: float, skip: float, degree: int = 3,
+                     max_run: int = 12) -> Displacement | None:
+    """Fit the shift field that carries the model `polylines` onto the ink of `mask`.
+
+    `search` is how far across a line the drawn line may lie (px); `skip` keeps samples away from the
+    ends of segments, where other lines meet. None when too few places show their line.
+    """
+    points, normals = _samples(polylines, step, skip)
+    if len(points) < 40:
+        return None
+    h, w = mask.shape
+    offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
+    grid = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
+    x = grid[..., 0].round().astype(int)
+    y = grid[..., 1].round().astype(int)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    ink = np.zeros(x.shape, bool)
+    ink[inside] = mask[y[inside], x[inside]] > 0
+    found = [nearest_run(row, offsets, max_run) for row in ink]
+    ok = np.array([f is not None for f in found])
+    if ok.sum() < 40:
+        return None
+    p, n = points[ok], normals[ok]
+    d = f64([f for f in found if f is not None])
+    basis = _basis(p, center, half, degree)
+    design = np.hstack([n[:, :1] * basis, n[:, 1:] * basis])  # normal component of the shift
+    terms = basis.shape[1]
+    # A little ridge pulls the field towards no shift where few lines tell anything.
+    ridge = 1.0 * np.sqrt(len(p) / 100.0)
+    weights = np.ones(len(p))
+    coef = np.zeros(2 * terms)
+    for _ in range(4):
+        a = np.vstack([design * weights[:, None], ridge * np.eye(2 * terms)])
+        b = np.concatenate([d * weights, np.zeros(2 * terms)])
+        coef = np.linalg.lstsq(a, b, rcond=None)[0]
+        residual = design @ coef - d
+        # Huber-like reweighting: a digit touching a line or a stray stroke does not pull the field.
+        weights = 1.0 / np.maximum(1.0, np.abs(residual) / 3.0)
+    residual = design @ coef - d
+    good = np.abs(residual) < 3 * max(1.0, float(np.median(np.abs(residual))))
+    rms_after = float(np.sqrt(np.mean(residual[good] ** 2))) if good.any() else float("inf")
+    rms_before = float(np.sqrt(np.mean(d[good] ** 2))) if good.any() else 0.0
+    return Displacement(coefficients=f64(coef.reshape(2, terms)), center=center, half=half, degree=degree,
+                        residual=rms_after, before=rms_before)
