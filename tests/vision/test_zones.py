@@ -241,3 +241,25 @@ def test_circle_is_found_when_the_target_touches_it() -> None:
     cx, cy, r = found
     assert np.hypot(cx - 310, cy - 240) < 2.5
     assert r == pytest.approx(60, abs=2.5)
+
+
+def test_shift_field_follows_bent_lines() -> None:
+    from sheetscan.vision._bend import fit_displacement
+
+    # Straight model lines; the "drawn" ones are the same lines moved by a smooth bend
+    # (dx, dy) = (6 sin(π y / 600), 8 sin(π x / 800)) px, as a curling sheet would move them.
+    def bent(points: np.ndarray) -> np.ndarray:
+        x, y = points[:, 0], points[:, 1]
+        return np.stack([x + 6 * np.sin(np.pi * y / 600), y + 8 * np.sin(np.pi * x / 800)], axis=1)
+
+    mask = np.zeros((600, 800), np.uint8)
+    model = [np.array([[50.0, y], [750.0, y]]) for y in (50, 170, 300, 430, 550)]
+    model += [np.array([[x, 50.0], [x, 550.0]]) for x in (50, 200, 400, 600, 750)]
+    for line in model:
+        dense = np.linspace(line[0], line[1], 200)
+        cv2.polylines(mask, [np.round(bent(dense)).astype(np.int32)], False, 255, 3)
+    field = fit_displacement(mask, model, center=(400.0, 300.0), half=400.0, search=20, step=10, skip=20)
+    assert field is not None
+    assert field.residual < 1.0 < field.before
+    probe = np.array([[120.0, 170.0], [400.0, 430.0], [600.0, 240.0], [700.0, 300.0]])
+    assert np.abs(field.apply(probe) - bent(probe)).max() < 1.5
