@@ -161,7 +161,7 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
                    writing_angles=z.angles, parts=tuple((px(p.polygon), p.angles) for p in z.parts))
         for z in geometry.zones
     )
-    circle = _circle(geometry, measured, k, sheet.frame, image.shape, frame)
+    circle = _circle(geometry, frame)
     if bend is not None:
         (cx, cy), = bend.apply(f64([circle[:2]]))
         circle = (float(cx), float(cy), circle[2])
@@ -172,8 +172,8 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     rotation = _rotation(to_photo, frame)
     result = SheetZones(
         layout=layout.name, players=layout.players, rotation=rotation, image=upright, to_photo=to_photo,
-        zones=zones, circle=circle, line_mask=line_mask, frame=frame, proportions=geometry_proportions(
-            proportions), rotation_certain=certain, partial=sheet.partial, notes=tuple(notes),
+        zones=zones, circle=circle, line_mask=line_mask, frame=frame, proportions=proportions,
+        rotation_certain=certain, partial=sheet.partial, notes=tuple(notes),
         bend=_largest_shift(bend, frame))
     if wants(debug):
         emit(debug, "03_zones", draw_zones(result))
@@ -202,11 +202,6 @@ def _line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float,
     # Decision: clamp to 0.6..0.85 so a very dark pen still admits slightly lighter strokes of the same
     # pen, and a missing frame sample (line not where expected) cannot make everything ink.
     return min(0.85, max(0.6, (1.0 + line) / 2.0))
-
-
-def geometry_proportions(p: Proportions) -> Proportions:
-    """The proportions as fitted (identity; kept as a hook so callers need not import layouts)."""
-    return p
 
 
 # --- choosing the layout -----------------------------------------------------------------------------------
@@ -394,8 +389,8 @@ def _rotation(to_photo: F64, frame: tuple[float, float, float, float]) -> int:
     return round(angle / 90.0) % 4 * 90
 
 
-def _circle(geometry: SheetGeometry, measured: Measured | None, k: int, rect_frame: tuple[float, ...],
-            shape: tuple[int, ...], frame: tuple[float, float, float, float]) -> tuple[float, float, float]:
+def _circle(geometry: SheetGeometry, frame: tuple[float, float, float, float]) -> tuple[float, float, float]:
+    """The fitted circle (measured one, or the layout's usual one) in upright pixels."""
     ul, ut, ur, ub = frame
     fw, fh = ur - ul, ub - ut
     (cx, cy), (_, ry) = geometry.circle_center, geometry.circle_radius
