@@ -234,3 +234,21 @@ def test_bent_paper_truth_follows_the_bend() -> None:
     flat = cv2.perspectiveTransform(np.array([[[0, 0], [1, 0], [1, 1], [0, 1]]], np.float64), h)[0]
     offsets = np.linalg.norm(flat - np.array(truth["corners"]), axis=1)
     assert offsets.max() <= truth["bend_px"] * 1.5 + 0.05
+
+
+def test_orientation_can_be_chosen() -> None:
+    sheet = _sheet("rostov", 3)
+    for seed in range(3):
+        portrait = render_sheet(sheet, seed=seed, size=(400, 300), orientation="portrait")
+        landscape = render_sheet(sheet, seed=seed, size=(400, 300), orientation="landscape")
+        assert portrait.image.shape[:2] == (400, 300) and landscape.image.shape[:2] == (300, 400)
+
+
+def test_render_command_reads_a_sheet_file_too(tmp_path: Path) -> None:
+    sheet = _sheet("leningrad", 4)
+    source = tmp_path / "sheet.json"
+    source.write_text(json.dumps(sheet, ensure_ascii=False), "utf-8")
+    assert main(["render", str(source), "-o", str(tmp_path / "p.png"), "--size", "600x450", "--flat"]) == 0
+    truth = json.loads((tmp_path / "p.truth.json").read_text("utf-8"))
+    assert truth["sheet"] == sheet and truth["layout"]["name"] == "standard-4" and truth["tilt"] == 0.0
+    assert cv2.imread(str(tmp_path / "p.png")) is not None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -135,12 +135,13 @@ def _apply(h: npt.NDArray[np.float64], points: Any) -> list[list[float]]:
 
 def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None = None, seed: int = 0,
                  digits_from: Split = "test", photo: bool = True, size: tuple[int, int] = (4000, 3000),
-                 max_tilt: float = 35.0, crossed_out_rate: float = 0.04, bend_chance: float = 0.35
-                 ) -> Rendered:
+                 max_tilt: float = 35.0, crossed_out_rate: float = 0.04, bend_chance: float = 0.35,
+                 orientation: Literal["any", "landscape", "portrait"] = "any") -> Rendered:
     """Draw `sheet` (`sheetscan.sheet/1`) by hand or on a form, photograph it, and say where everything is.
 
     `layout` defaults to the hand-drawn layout for the sheet's players; `size` is the photo's (width,
-    height) — it may come out turned to portrait; `photo=False` gives the flat paper instead.
+    height), held as `orientation` says (`any`: a third of the photos come out portrait); `photo=False`
+    gives the flat paper instead.
     `crossed_out_rate` is the share of numbers first written wrong and crossed out; `bend_chance` how
     often the paper does not lie flat (then the truth's points include the bend, and `homography` is
     off by at most the truth's `bend_px`). The same arguments always give the same pixels.
@@ -160,7 +161,8 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
     streams = np.random.SeedSequence(seed).spawn(7)
     rng, grain, pen, hands, slips, writing, camera = (np.random.default_rng(s) for s in streams)
     width, height = size
-    if rng.random() < 0.35:
+    turn = rng.random() < 0.35 if orientation == "any" else (orientation == "portrait") != (height > width)
+    if turn:
         width, height = height, width
     long_px = int(max(width, height) * 0.82)
 

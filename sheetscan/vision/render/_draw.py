@@ -93,19 +93,22 @@ class LineStyle:
     """How far strokes run past their ends, in paper pixels."""
     pencil: bool
     """Grey and grainy."""
+    retrace: float = 0.0
+    """Share of strokes drawn twice."""
 
     @staticmethod
     def random(rng: np.random.Generator, sheet_px: float) -> LineStyle:
         """A pen or pencil, freehand or with a ruler, scaled to a sheet `sheet_px` pixels tall."""
         pencil = bool(rng.random() < 0.25)
         ruler = bool(rng.random() < 0.35)
-        colours = [(150, 60, 20), (40, 40, 40), (130, 40, 90), (25, 25, 30)]
+        colours = [(150, 60, 20), (40, 40, 40), (130, 40, 90), (25, 25, 30), (40, 40, 170)]
         return LineStyle(
             colour=(110, 110, 115) if pencil else colours[int(rng.integers(len(colours)))],
             thickness=float(sheet_px * rng.uniform(0.0015, 0.0035)),
             wobble=float(sheet_px * (rng.uniform(0.0003, 0.001) if ruler else rng.uniform(0.0015, 0.005))),
             overshoot=float(sheet_px * rng.uniform(0.0, 0.02)),
             pencil=pencil,
+            retrace=float(rng.choice([0.0, 0.0, 0.3, 0.8])),
         )
 
 
@@ -151,9 +154,12 @@ def draw_lines(paper: Image, geometry: SheetGeometry, to_px: npt.NDArray[np.floa
     for spoke in geometry.spokes:
         strokes.append([px(p) for p in spoke])
     strokes.extend([px(a), px(b)] for a, b in geometry.splits)
+    retrace = style.retrace
     for stroke in strokes:
         width = max(1, round(thick * rng.uniform(0.8, 1.2)))
         cv2.polylines(mask, [_wobbly(stroke, rng, style)], False, 1.0, width, cv2.LINE_AA, _SHIFT)
+        if rng.random() < retrace:  # gone over twice: a second stroke a hair beside the first
+            cv2.polylines(mask, [_wobbly(stroke, rng, style)], False, 1.0, width, cv2.LINE_AA, _SHIFT)
     # The circle: one stroke that may not quite close, or overlaps where it started.
     (cx, cy), (rx, ry) = geometry.circle_center, geometry.circle_radius
     start = rng.uniform(0, 2 * math.pi)

@@ -166,6 +166,7 @@ def write_zone(paper: npt.NDArray[np.uint8], parts: list[tuple[list[PaperPoint],
         return []
     pitch_factor = float(rng.uniform(1.3, 1.75))
     gap_factor = float(rng.uniform(0.25, 0.6))
+    indent_factor = float(rng.uniform(0.0, 1.5)) if rng.random() < 0.5 else 0.0
     for scale in _SCALES:
         height = writer.height * scale
         tokens = _tokens(writer, entries, rng, scale)
@@ -176,7 +177,7 @@ def write_zone(paper: npt.NDArray[np.uint8], parts: list[tuple[list[PaperPoint],
             pitch = height * max(1.2, pitch_factor - (1.0 - scale) * 0.6)
             found = _slots(frame, height * 1.2, pitch, 0.25 * height)
             slots.extend((index, s) for s in found)
-        plan = _plan(tokens, slots, height * gap_factor)
+        plan = _plan(tokens, slots, height * gap_factor, indent=height * indent_factor)
         if plan is not None or scale == _SCALES[-1]:
             break
     if plan is None:
@@ -200,11 +201,14 @@ def write_zone(paper: npt.NDArray[np.uint8], parts: list[tuple[list[PaperPoint],
 
 
 def _plan(tokens: list[_Token], slots: list[tuple[int, tuple[float, float, float]]], gap: float,
-          *, force: bool = False) -> list[tuple[int, float, float]] | None:
-    """(part, x, y_top) for each token in the writer's frame, or None when they do not all fit."""
+          *, force: bool = False, indent: float = 0.0) -> list[tuple[int, float, float]] | None:
+    """(part, x, y_top) for each token in the writer's frame, or None when they do not all fit.
+
+    `indent` moves the start of the first line in from the zone's edge (some start a little in).
+    """
     out: list[tuple[int, float, float]] = []
     slot = 0
-    cursor: float | None = None
+    cursor: float | None = slots[0][1][1] + indent if slots else None
     for token in tokens:
         x0, x1 = _extent(token.glyphs)
         width = x1 - x0
