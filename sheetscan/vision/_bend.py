@@ -105,9 +105,11 @@ def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, flo
     weights = np.ones(len(p))
     coef = np.zeros(2 * terms)
     for _ in range(4):
-        a = np.vstack([design * weights[:, None], ridge * np.eye(2 * terms)])
-        b = np.concatenate([d * weights, np.zeros(2 * terms)])
-        coef = np.linalg.lstsq(a, b, rcond=None)[0]
+        # Normal equations of the weighted, ridged least squares: a 2·terms square system (tiny),
+        # far cheaper than a general least-squares solver on the tall matrix.
+        weighted = design * weights[:, None]
+        normal = weighted.T @ weighted + ridge**2 * np.eye(2 * terms)
+        coef = np.linalg.solve(normal, weighted.T @ (d * weights))
         residual = design @ coef - d
         # Huber-like reweighting: a digit touching a line or a stray stroke does not pull the field.
         weights = 1.0 / np.maximum(1.0, np.abs(residual) / 3.0)
