@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sheetscan.vision._arrays import F64, U8, f64
-from sheetscan.vision._lines import nearest_run
+from sheetscan.vision._lines import nearest_runs
 
 __all__ = ["Displacement", "fit_displacement"]
 
@@ -91,12 +91,11 @@ def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, flo
     inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
     ink = np.zeros(x.shape, bool)
     ink[inside] = mask[y[inside], x[inside]] > 0
-    found = [nearest_run(row, offsets, max_run) for row in ink]
-    ok = np.array([f is not None for f in found])
+    found, ok = nearest_runs(ink, offsets, max_run)
     if ok.sum() < 40:
         return None
     p, n = points[ok], normals[ok]
-    d = f64([f for f in found if f is not None])
+    d = found[ok]
     basis = _basis(p, center, half, degree)
     design = np.hstack([n[:, :1] * basis, n[:, 1:] * basis])  # normal component of the shift
     terms = basis.shape[1]

@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
 __all__ = [
-    "dark_mask", "dark_ratio", "fit_line", "hysteresis", "intersect", "line_through", "nearest_run",
+    "dark_mask", "dark_ratio", "fit_line", "hysteresis", "intersect", "line_through", "nearest_runs",
     "point_line_distance",
 ]
 
@@ -93,15 +93,22 @@ def point_line_distance(points: F64, line: tuple[F64, F64]) -> F64:
     return f64(np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]))
 
 
-def nearest_run(row: NDArray[np.bool_], offsets: F64, max_len: int) -> float | None:
-    """Centre offset of the run of ink nearest offset 0 across a side (None: none, or too wide)."""
-    if not row.any():
-        return None
-    padded = np.concatenate([[False], row, [False]])
-    edges = np.flatnonzero(padded[1:] != padded[:-1])
-    starts, ends = edges[0::2], edges[1::2]  # run = offsets[start:end]
-    centres = (offsets[starts] + offsets[ends - 1]) / 2
-    best = int(np.argmin(np.abs(centres)))
-    if ends[best] - starts[best] > max_len:
-        return None  # a blot, a digit on the line or a crossing line: not a clean piece of the side
-    return float(centres[best])
+def nearest_runs(ink: NDArray[np.bool_], offsets: F64, max_len: int) -> tuple[F64, NDArray[np.bool_]]:
+    """For each row of `ink` (a line's profile across it at `offsets`), the centre offset of the run of
+    ink holding the ink pixel nearest offset 0, and whether that row has such a run at most `max_len`
+    long (a wider one is a blot, a digit on the line or a crossing line: not a clean piece of line)."""
+    rows, n = ink.shape
+    if rows == 0:
+        return f64(np.zeros(0)), np.zeros(0, bool)
+    columns = np.arange(n)
+    distance = np.where(ink, np.abs(offsets)[None, :], np.inf)
+    nearest = np.argmin(distance, axis=1)
+    has_ink = np.isfinite(distance[np.arange(rows), nearest])
+    # The run holding the nearest ink: from just after the last gap before it to the first gap after.
+    last_gap = np.maximum.accumulate(np.where(~ink, columns[None, :], -1), axis=1)
+    next_gap = np.minimum.accumulate(np.where(~ink, columns[None, :], n)[:, ::-1], axis=1)[:, ::-1]
+    start = last_gap[np.arange(rows), nearest] + 1
+    end = next_gap[np.arange(rows), nearest]
+    centre = (offsets[np.clip(start, 0, n - 1)] + offsets[np.clip(end - 1, 0, n - 1)]) / 2
+    valid = has_ink & (end - start <= max_len)
+    return f64(centre), valid

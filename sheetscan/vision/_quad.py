@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64
-from sheetscan.vision._lines import fit_line, intersect, line_through, nearest_run
+from sheetscan.vision._lines import fit_line, intersect, line_through, nearest_runs
 
 __all__ = [
     "FrameCandidate", "find_frames", "order_clockwise", "rectangle_aspect", "refine_quad", "ring_ink",
@@ -178,12 +178,10 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
         inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
         ink = np.zeros(x.shape, bool)
         ink[inside] = mask[y[inside], x[inside]] > 0
-        centres = [nearest_run(row, offsets, max(3, len(offsets) // 3)) for row in ink]
-        good = np.array([c is not None for c in centres])
+        centres, good = nearest_runs(ink, offsets, max(3, len(offsets) // 3))
         fitted = None
         if good.sum() >= max(8, samples // 5):
-            centre = np.array([c for c in centres if c is not None])
-            fitted = fit_line(base[good] + centre[:, None] * normal[None, :])
+            fitted = fit_line(base[good] + centres[good][:, None] * normal[None, :])
         lines.append(fitted or side)
     corners = []
     for i in range(4):

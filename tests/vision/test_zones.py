@@ -263,3 +263,16 @@ def test_shift_field_follows_bent_lines() -> None:
     assert field.residual < 1.0 < field.before
     probe = np.array([[120.0, 170.0], [400.0, 430.0], [600.0, 240.0], [700.0, 300.0]])
     assert np.abs(field.apply(probe) - bent(probe)).max() < 1.5
+
+
+def test_nearest_runs_across_a_line() -> None:
+    from sheetscan.vision._lines import nearest_runs
+
+    offsets = np.arange(-5, 6, dtype=np.float64)  # columns 0..10 are offsets -5..5
+    ink = np.zeros((4, 11), bool)
+    ink[0, [1, 2, 7, 8, 9]] = True  # runs at -4..-3 and 2..4: the nearer ink is at +2 → centre 3
+    ink[1, 4:7] = True  # -1..1 → centre 0
+    ink[2, 0:10] = True  # one run 10 long: too wide for max_len 4
+    centres, valid = nearest_runs(ink, offsets, 4)  # row 3: no ink
+    assert valid.tolist() == [True, True, False, False]
+    assert centres[:2].tolist() == [3.0, 0.0]
