@@ -252,3 +252,20 @@ def test_render_command_reads_a_sheet_file_too(tmp_path: Path) -> None:
     truth = json.loads((tmp_path / "p.truth.json").read_text("utf-8"))
     assert truth["sheet"] == sheet and truth["layout"]["name"] == "standard-4" and truth["tilt"] == 0.0
     assert cv2.imread(str(tmp_path / "p.png")) is not None
+
+
+def test_names_are_ink_outside_every_zone() -> None:
+    sheet = _sheet("sochi", 3)
+    for seed in range(20):  # names are written on about 60 % of the sheets
+        rendered = render_sheet(sheet, seed=seed, size=(1400, 1050), photo=False)
+        if len(rendered.truth["names"]) == 3:
+            break
+    else:
+        pytest.fail("no sheet with all three names in 20 seeds")
+    grey = _grey(rendered, decode=False)
+    corners = np.array(rendered.truth["corners"], np.float32)
+    for name in rendered.truth["names"]:
+        inside, ring = _darkness(grey, name["quad"])
+        assert inside < ring - 30
+        centre = np.mean(name["quad"], axis=0)
+        assert cv2.pointPolygonTest(corners, (float(centre[0]), float(centre[1])), False) < 0

@@ -30,7 +30,7 @@ from sheetscan.vision.render._form import form_page, form_qr_text, save_form
 from sheetscan.vision.render._hand import Writer, make_writer
 from sheetscan.vision.render._photo import photograph
 from sheetscan.vision.render._sheet import sheet_entries, sheet_from_game, sheet_or_game
-from sheetscan.vision.render._write import Entry, Placed, write_target, write_zone
+from sheetscan.vision.render._write import Entry, Placed, Quad, write_name_at, write_target, write_zone
 
 __all__ = [
     "TRUTH_FORMAT",
@@ -195,6 +195,13 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
         (cx0, cy0, cx1, cy1) = geometry.target_box
         box = (*_to(to_px, cx0, cy0), *_to(to_px, cx1, cy1))
         target = write_target(paper, box, int(sheet["pulka"]), writers[0], writing)
+    names: list[tuple[int, Quad]] = []
+    if rng.random() < 0.6:  # the scorekeeper wrote the names by the seats
+        scribe = writers[int(rng.integers(n))]
+        for seat, centre, angle, room in _name_places(chosen, paper, to_px, px_per_mm, rng):
+            quad = write_name_at(paper, centre, angle, scribe, writing, room=room)
+            if quad is not None:
+                names.append((seat, quad))
 
     if rng.random() < 0.3:
         crease(paper, rng)
@@ -221,9 +228,46 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
         return from_paper(pts * [to_px[0, 0], to_px[1, 1]] + [to_px[0, 2], to_px[1, 2]])
 
     truth = _truth(sheet, players, chosen, geometry, homography, from_sheet, from_paper, numbers, target,
-                   image, seed=seed, digits_from=digits_from, tilt=tilt, bend_px=bend_px,
+                   names, image, seed=seed, digits_from=digits_from, tilt=tilt, bend_px=bend_px,
                    paper_kind=paper_kind, writers=writers)
     return Rendered(image, truth, quality)
+
+
+_SEAT_EDGES = {3: ("bottom", "left", "right"), 4: ("bottom", "left", "top", "right")}
+_EDGE_ANGLE = {"bottom": 0, "left": 90, "top": 180, "right": -90}
+
+
+def _name_places(layout: SheetLayout, paper: npt.NDArray[np.uint8], to_px: npt.NDArray[np.float64],
+                 px_per_mm: float, rng: np.random.Generator
+                 ) -> list[tuple[int, tuple[float, float], int, float]]:
+    """(seat, centre, angle, room) where each seat's name goes: by its edge, outside the sheet (on a
+    form, on the printed name line)."""
+    ph, pw = paper.shape[:2]
+    left, top, width, height = to_px[0, 2], to_px[1, 2], to_px[0, 0], to_px[1, 1]
+    out = []
+    for seat, edge in enumerate(_SEAT_EDGES[layout.players]):
+        angle = _EDGE_ANGLE[edge]
+        u = float(rng.uniform(0.35, 0.65))
+        if layout.printed:
+            # The form's name line sits 5.5 mm outside the edge's middle; write on it, right of "имя".
+            gap = 5.5 * px_per_mm
+            anchor = {"bottom": (left + width / 2, top + height + gap),
+                      "top": (left + width / 2, top - gap),
+                      "left": (left - gap, top + height / 2),
+                      "right": (left + width + gap, top + height / 2)}[edge]
+            t = math.radians(angle)
+            along, up = 12.0 * px_per_mm, -2.2 * px_per_mm  # in the writer's frame
+            centre = (anchor[0] + along * math.cos(t) - up * math.sin(t),
+                      anchor[1] + along * math.sin(t) + up * math.cos(t))
+            out.append((seat, centre, angle, 6.0 * px_per_mm))
+            continue
+        margin = {"bottom": ph - (top + height), "top": top, "left": left, "right": pw - (left + width)}[edge]
+        centre = {"bottom": (left + width * u, top + height + margin / 2),
+                  "top": (left + width * u, top / 2),
+                  "left": (left / 2, top + height * u),
+                  "right": (left + width + margin / 2, top + height * u)}[edge]
+        out.append((seat, centre, angle, margin * 0.7))
+    return out
 
 
 def _to(to_px: npt.NDArray[np.float64], x: float, y: float) -> tuple[float, float]:
@@ -251,8 +295,9 @@ def _write_all(paper: npt.NDArray[np.uint8], geometry: SheetGeometry, to_px: npt
 def _truth(sheet: Mapping[str, Any], players: list[str], layout: SheetLayout, geometry: SheetGeometry,
            homography: npt.NDArray[np.float64], from_sheet: Callable[[Any], list[list[float]]],
            from_paper: Callable[[Any], list[list[float]]], numbers: list[tuple[int, int, Placed]],
-           target: Placed | None, image: npt.NDArray[np.uint8], *, seed: int, digits_from: str, tilt: float,
-           bend_px: float, paper_kind: str, writers: list[Writer]) -> dict[str, Any]:
+           target: Placed | None, names: list[tuple[int, Quad]], image: npt.NDArray[np.uint8], *,
+           seed: int, digits_from: str, tilt: float, bend_px: float, paper_kind: str, writers: list[Writer]
+           ) -> dict[str, Any]:
     centre = _apply(homography, [0.5, 0.5])[0]
     top = _apply(homography, [0.5, 0.0])[0]
     turn = math.degrees(math.atan2(top[0] - centre[0], -(top[1] - centre[1]))) % 360.0
@@ -286,6 +331,7 @@ def _truth(sheet: Mapping[str, Any], players: list[str], layout: SheetLayout, ge
         "circle": {"center": from_sheet(geometry.circle_center)[0],
                    "radius": [geometry.circle_radius[0], geometry.circle_radius[1]]},
         "numbers": [number(z, o, p) for z, o, p in numbers],
+        "names": [{"player": seat, "quad": from_paper(quad)} for seat, quad in names],
         "target": None if target is None else {
             "value": target.value, "quad": from_paper(target.quad),
             "digits": [{"digit": int(ch), "quad": from_paper(q)}

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from sheetscan.vision.mnist import MnistPart
 
-__all__ = ["Glyphs", "Writer", "make_writer", "write_cross", "write_dot", "write_number"]
+__all__ = ["Glyphs", "Writer", "make_writer", "write_cross", "write_dot", "write_name", "write_number"]
 
 Alpha = npt.NDArray[np.float32]
 Box = tuple[float, float, float, float]
@@ -151,7 +151,8 @@ def _glyph(writer: Writer, digit: int, rng: np.random.Generator, height: float) 
     # A threshold ramp on the smooth upscaled digit gives clean pen edges and sets the stroke width;
     # normalised first, so that a faint MNIST sample does not vanish under a thin pen.
     out /= max(float(out.max()), 1e-3)
-    t = writer.stroke
+    # The pen does not get thinner when the writing gets smaller: a lower threshold keeps the stroke.
+    t = max(0.12, writer.stroke - 0.3 * max(0.0, 1.0 - height / writer.height))
     alpha: Alpha = np.clip((out - t) / 0.22 + 0.5, 0.0, 1.0).astype(np.float32)
     if writer.pencil:
         alpha *= rng.uniform(0.7, 1.0, alpha.shape).astype(np.float32)
@@ -227,3 +228,38 @@ def write_cross(writer: Writer, alpha: Alpha, box: Box, rng: np.random.Generator
     for line in pts:
         poly = np.round(np.array(line) * 16).astype(np.int32)
         cv2.polylines(alpha, [poly], False, 1.0, thick, cv2.LINE_AA, 4)
+
+
+def write_name(writer: Writer, rng: np.random.Generator, *, letters: int, scale: float = 1.0) -> Glyphs:
+    """A player's name in running hand: loops and humps of cursive, never digits (ink to be ignored).
+
+    Returns its ink with one box, the whole word.
+    """
+    height = writer.height * scale * 0.55  # x-height of cursive letters next to digits
+    step = height * rng.uniform(0.55, 0.8)
+    points: list[tuple[float, float]] = []
+    x = 0.0
+    for i in range(letters):
+        kind = rng.choice(["loop", "hump", "tall", "low"], p=[0.35, 0.35, 0.15, 0.15])
+        rise = {"loop": 1.0, "hump": 1.0, "tall": 1.9, "low": 0.7}[str(kind)] * rng.uniform(0.85, 1.15)
+        start = 0 if i == 0 else 1
+        for t in np.linspace(0, 2 * np.pi, 14)[start:]:
+            if kind == "loop":  # e, l: the pen goes up, loops back and comes down
+                px = x + step * (t / (2 * np.pi)) - 0.35 * step * np.sin(t)
+            else:  # n, m, h: up and over
+                px = x + step * (t / (2 * np.pi))
+            py = -height * rise * (0.5 - 0.5 * np.cos(t))
+            points.append((float(px), float(py)))
+        x += step
+    pts = np.array(points)
+    pts[:, 0] -= writer.slant * pts[:, 1]  # the writer's slant (y is negative upwards)
+    pad = height * 0.6 + 4
+    pts -= pts.min(axis=0) - pad
+    width = int(np.ceil(pts[:, 0].max() + pad))
+    tall = int(np.ceil(pts[:, 1].max() + pad))
+    canvas = np.zeros((tall, width), np.float32)
+    thick = max(1, round(height * 0.13))
+    cv2.polylines(canvas, [np.round(pts * 16).astype(np.int32)], False, 1.0, thick, cv2.LINE_AA, 4)
+    ys, xs = np.nonzero(canvas > 0.25)
+    box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+    return Glyphs(canvas, (box,), float(pts[:, 1].max()))

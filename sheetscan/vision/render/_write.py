@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from sheetscan.vision.render._hand import Glyphs, Writer, write_cross, write_dot, write_number
+from sheetscan.vision.render._hand import Glyphs, Writer, write_cross, write_dot, write_name, write_number
 
-__all__ = ["Entry", "Placed", "paste", "write_target", "write_zone"]
+__all__ = ["Entry", "Placed", "Quad", "paste", "write_name_at", "write_target", "write_zone"]
 
 PaperPoint = tuple[float, float]
 Quad = tuple[PaperPoint, PaperPoint, PaperPoint, PaperPoint]
@@ -249,3 +249,21 @@ def write_target(paper: npt.NDArray[np.uint8], box: tuple[float, float, float, f
     at = ((x0 + x1) / 2 - (gx0 + gx1) / 2, (y0 + y1) / 2 - (gy0 + gy1) / 2)
     quad, digits = _put(paper, g, at, 0, writer)
     return Placed(value, False, 0, quad, digits)
+
+
+def write_name_at(paper: npt.NDArray[np.uint8], centre: tuple[float, float], angle: int, writer: Writer,
+                  rng: np.random.Generator, *, room: float) -> Quad | None:
+    """Write a name-like scribble centred at `centre` (paper pixels), upright for `angle`, no taller than
+    `room` pixels; returns its quad in paper pixels, or None when there is no room."""
+    glyphs = write_name(writer, rng, letters=int(rng.integers(3, 8)))
+    x0, y0, x1, y1 = glyphs.digits[0]
+    if y1 - y0 > room:
+        glyphs = write_name(writer, rng, letters=int(rng.integers(3, 8)), scale=room / (y1 - y0) * 0.9)
+        x0, y0, x1, y1 = glyphs.digits[0]
+        if y1 - y0 < 4:
+            return None
+    # Position in the writer's frame so that the word's centre lands on `centre`.
+    cx, cy = _rotate(centre, -angle)
+    at = (cx - (x0 + x1) / 2, cy - (y0 + y1) / 2)
+    quad, _ = _put(paper, glyphs, at, angle, writer)
+    return quad
