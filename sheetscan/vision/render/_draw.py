@@ -16,7 +16,9 @@ import numpy.typing as npt
 
 from sheetscan.layouts import Point, Proportions, SheetGeometry, SheetLayout
 
-__all__ = ["LineStyle", "crease", "draw_lines", "make_paper", "vary_proportions"]
+__all__ = ["LineStyle", "crease", "draw_lines", "hand_paper", "make_paper", "vary_proportions"]
+
+_A4 = (210.0, 297.0)
 
 Image = npt.NDArray[np.uint8]
 _SHIFT = 4  # cv2 sub-pixel drawing: coordinates × 16
@@ -212,3 +214,26 @@ def crease(paper: Image, rng: np.random.Generator) -> None:
         else:
             region = paper[index, :].astype(np.float32) * gain[:, None, None]
             paper[index, :] = np.clip(region, 0, 255).astype(np.uint8)
+
+
+def hand_paper(aspect: float, rng: np.random.Generator, grain: np.random.Generator, long_px: int
+               ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], float, bool]:
+    """A blank paper for a hand-drawn sheet and where the sheet goes on it.
+
+    Returns (paper, sheet → paper pixels 3 × 3, px per mm, squared notebook paper?).
+    """
+    # A4, turned to suit the sheet the player means to draw.
+    paper_mm = (_A4[1], _A4[0]) if aspect >= 1.0 else _A4
+    px_per_mm = long_px / max(paper_mm)
+    pw, ph = round(paper_mm[0] * px_per_mm), round(paper_mm[1] * px_per_mm)
+    squared = bool(rng.random() < 0.4)
+    paper = make_paper(pw, ph, grain, squared=squared, px_per_mm=px_per_mm)
+    margins = rng.uniform(0.03, 0.09, 4)  # left, top, right, bottom, fractions of the paper
+    room_w = pw * (1 - margins[0] - margins[2])
+    room_h = ph * (1 - margins[1] - margins[3])
+    sheet_h = min(room_h, room_w / aspect)
+    sheet_w = sheet_h * aspect
+    left = pw * margins[0] + (room_w - sheet_w) * rng.uniform(0, 1)
+    top = ph * margins[1] + (room_h - sheet_h) * rng.uniform(0, 1)
+    to_px = np.array([[sheet_w, 0, left], [0, sheet_h, top], [0, 0, 1]], np.float64)
+    return paper, to_px, px_per_mm, squared

@@ -14,9 +14,22 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from sheetscan.layouts import SheetGeometry, SheetLayout
 from sheetscan.vision.render._hand import Glyphs, Writer, write_cross, write_dot, write_name, write_number
 
-__all__ = ["Entry", "Placed", "Quad", "paste", "write_name_at", "write_target", "write_zone"]
+__all__ = [
+    "Entry",
+    "Placed",
+    "Quad",
+    "name_places",
+    "paste",
+    "sheet_to_paper",
+    "with_mistakes",
+    "write_name_at",
+    "write_numbers",
+    "write_target",
+    "write_zone",
+]
 
 PaperPoint = tuple[float, float]
 Quad = tuple[PaperPoint, PaperPoint, PaperPoint, PaperPoint]
@@ -267,3 +280,87 @@ def write_name_at(paper: npt.NDArray[np.uint8], centre: tuple[float, float], ang
     at = (cx - (x0 + x1) / 2, cy - (y0 + y1) / 2)
     quad, _ = _put(paper, glyphs, at, angle, writer)
     return quad
+
+
+def _mistake(value: int, rng: np.random.Generator) -> int:
+    """A plausible wrong running total: a slip of one digit or an off-by-a-step sum."""
+    for _ in range(10):
+        text = str(value)
+        if rng.random() < 0.5:
+            i = int(rng.integers(len(text)))
+            wrong = int(text[:i] + str(int(rng.integers(10))) + text[i + 1:])
+        else:
+            wrong = value + int(rng.choice([-10, -4, -2, 2, 4, 10]))
+        if wrong != value and wrong >= 0:
+            return wrong
+    return value + 1
+
+
+def with_mistakes(values: list[int], rate: float, rng: np.random.Generator) -> list[Entry]:
+    """The numbers as written: now and then a wrong one first, crossed out, then the right one."""
+    written: list[Entry] = []
+    for value in values:
+        if rng.random() < rate:
+            written.append(Entry(_mistake(value, rng), crossed_out=True))
+        written.append(Entry(value))
+    return written
+
+
+_SEAT_EDGES = {3: ("bottom", "left", "right"), 4: ("bottom", "left", "top", "right")}
+_EDGE_ANGLE = {"bottom": 0, "left": 90, "top": 180, "right": -90}
+
+
+def name_places(layout: SheetLayout, paper: npt.NDArray[np.uint8], to_px: npt.NDArray[np.float64],
+                px_per_mm: float, rng: np.random.Generator
+                ) -> list[tuple[int, tuple[float, float], int, float]]:
+    """(seat, centre, angle, room) where each seat's name goes: by its edge, outside the sheet (on a
+    form, on the printed name line)."""
+    ph, pw = paper.shape[:2]
+    left, top, width, height = to_px[0, 2], to_px[1, 2], to_px[0, 0], to_px[1, 1]
+    out = []
+    for seat, edge in enumerate(_SEAT_EDGES[layout.players]):
+        angle = _EDGE_ANGLE[edge]
+        u = float(rng.uniform(0.35, 0.65))
+        if layout.printed:
+            # The form's name line sits 5.5 mm outside the edge's middle; write on it, right of "имя".
+            gap = 5.5 * px_per_mm
+            anchor = {"bottom": (left + width / 2, top + height + gap),
+                      "top": (left + width / 2, top - gap),
+                      "left": (left - gap, top + height / 2),
+                      "right": (left + width + gap, top + height / 2)}[edge]
+            t = math.radians(angle)
+            along, up = 12.0 * px_per_mm, -2.2 * px_per_mm  # in the writer's frame
+            centre = (anchor[0] + along * math.cos(t) - up * math.sin(t),
+                      anchor[1] + along * math.sin(t) + up * math.cos(t))
+            out.append((seat, centre, angle, 6.0 * px_per_mm))
+            continue
+        margin = {"bottom": ph - (top + height), "top": top, "left": left, "right": pw - (left + width)}[edge]
+        centre = {"bottom": (left + width * u, top + height + margin / 2),
+                  "top": (left + width * u, top / 2),
+                  "left": (left / 2, top + height * u),
+                  "right": (left + width + margin / 2, top + height * u)}[edge]
+        out.append((seat, centre, angle, margin * 0.7))
+    return out
+
+
+def sheet_to_paper(to_px: npt.NDArray[np.float64], x: float, y: float) -> tuple[float, float]:
+    """A normalised sheet point in paper pixels (the sheet sits axis-parallel on its paper)."""
+    return (float(to_px[0, 0] * x + to_px[0, 2]), float(to_px[1, 1] * y + to_px[1, 2]))
+
+
+def write_numbers(paper: npt.NDArray[np.uint8], geometry: SheetGeometry, to_px: npt.NDArray[np.float64],
+                  entries: dict[int, list[Entry]], writers: list[Writer], turns: list[bool],
+                  rng: np.random.Generator) -> list[tuple[int, int, Placed]]:
+    """Write every zone's numbers; returns (zone index, order in zone, placement)."""
+    out: list[tuple[int, int, Placed]] = []
+    for zone in geometry.zones:
+        written = entries.get(zone.index, [])
+        if not written:
+            continue
+        parts = []
+        for p in zone.parts:
+            angle = p.angles[1] if turns[zone.player] and len(p.angles) > 1 else p.angles[0]
+            parts.append(([sheet_to_paper(to_px, x, y) for x, y in p.polygon], angle))
+        placed = write_zone(paper, parts, written, writers[zone.player], rng)
+        out.extend((zone.index, order, p) for order, p in enumerate(placed))
+    return out
