@@ -129,7 +129,18 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
         proportions = layout.default
     else:
         measured = measure(mask, sheet.frame)
-        layout, k, certain, fit_note = _choose_layout(measured, players)
+        try:
+            layout, k, certain, fit_note = _choose_layout(measured, players)
+        except NoSheetError as exc:
+            if sheet.partial:
+                raise NoSheetError(
+                    "the sheet runs off the photo, and too little of it is inside to tell its layout; "
+                    "photograph the whole sheet"
+                ) from exc
+            raise
+        if sheet.partial:
+            notes.append("the sheet is cut by the photo's edge: its layout and the zones near the cut are "
+                         "uncertain")
         if fit_note:
             notes.append(fit_note)
         proportions, prop_notes = _proportions(layout, measured, k)

@@ -227,6 +227,8 @@ def test_rendered_sheet_cut_by_the_photo_edge_is_partial() -> None:
     assert ok
     sheet = find_sheet(load_photo(buf.tobytes()))
     assert sheet.partial and any("runs off the photo" in note for note in sheet.notes)
+    zones = locate_zones(sheet)
+    assert zones.partial and any("cut by the photo's edge" in note for note in zones.notes)
 
 
 def test_circle_is_found_when_the_target_touches_it() -> None:
