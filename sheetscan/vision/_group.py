@@ -119,11 +119,15 @@ def blobs_of(labels_stats: npt.NDArray[np.int32], *, crossed: frozenset[int] = f
     ]
 
 
-def digit_height(blobs: list[Blob]) -> float:
-    """The typical height of a digit among `blobs`: dots, specks and strikes barely move it."""
-    if not blobs:
+def digit_height(blobs: list[Blob], *, least: float = 0.0) -> float:
+    """The typical height of a digit among `blobs`: dots, specks and strikes barely move it.
+
+    Blobs smaller than `least` every way cannot be digits; 0.0 when there are no others (a zone with
+    nothing written, only specks of dirt).
+    """
+    heights = np.array([b.h for b in blobs if max(b.w, b.h) >= least], dtype=np.float64)
+    if heights.size == 0:
         return 0.0
-    heights = np.array([b.h for b in blobs], dtype=np.float64)
     tall = heights[heights >= 0.5 * np.percentile(heights, 90)]
     return float(np.median(tall))
 
@@ -332,12 +336,28 @@ def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float)
             dx, dy = float(x1 - x0), float(y1 - y0)
             if abs(dy) > 0.58 * abs(dx):  # steeper than 30°
                 continue
+            middle = (y0 + y1) / 2
+            if (abs(dx) < 0.8 * blob.w or not 0.33 * blob.h <= middle <= 0.72 * blob.h
+                    or _continuity(piece, (x0, y0, x1, y1)) < 0.95):
+                # A strike runs through the middle of the whole number (and a little beyond it) in
+                # one unbroken stroke; Hough also finds lines along the tops or bottoms of touching
+                # digits, which stop short of the ends or have gaps.
+                continue
             if dx * dx + dy * dy > best_length:
                 best_length = dx * dx + dy * dy
                 best = (int(x0) + blob.x, int(y0) + blob.y, int(x1) + blob.x, int(y1) + blob.y)
         if best is not None:
             segments.append(best)
     return segments
+
+
+def _continuity(piece: Mask, segment: tuple[int, int, int, int]) -> float:
+    """Share of points along the segment that lie on ink."""
+    x0, y0, x1, y1 = (int(v) for v in segment)
+    count = max(2, int(np.hypot(x1 - x0, y1 - y0)))
+    xs = np.clip(np.rint(np.linspace(x0, x1, count)).astype(int), 0, piece.shape[1] - 1)
+    ys = np.clip(np.rint(np.linspace(y0, y1, count)).astype(int), 0, piece.shape[0] - 1)
+    return float((piece[ys, xs] > 0).mean())
 
 
 def erase_strikes(mask: Mask, segments: list[Box], *, stroke: float) -> Mask:

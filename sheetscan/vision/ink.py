@@ -74,8 +74,11 @@ def find_ink(
                             length=grid_length * min(mask.shape))
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
+    drawn = None
+    if line_mask is not None and line_mask.shape[:2] == mask.shape and line_mask.any():
+        drawn = (line_mask > 0).astype(np.uint8)
     if lines.any():
-        mask = _remove_lines(mask, lines)
+        mask = _remove_lines(mask, lines, drawn=drawn)
     mask = _drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
     return Ink(mask=mask, strength=strength, stroke_width=_stroke_width(mask))
 
@@ -123,11 +126,29 @@ def _straight_lines(mask: Mask, *, length: float) -> Mask:
     level = cv2.morphologyEx(across, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (size, 1)))
     across = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 1)))
     upright = cv2.morphologyEx(across, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, size)))
-    return np.asarray(np.maximum(level, upright) & mask, np.uint8)
+    found = np.asarray(np.maximum(level, upright) & mask, np.uint8)
+    # Slanting drawn lines (spokes the zone stage missed): long, straight and unbroken.
+    segments = cv2.HoughLinesP(mask, 1, np.pi / 180, threshold=size, minLineLength=size, maxLineGap=2)
+    if segments is not None:
+        drawn = np.zeros_like(mask)
+        for x0, y0, x1, y1 in np.asarray(segments).reshape(-1, 4):
+            count = max(2, int(np.hypot(x1 - x0, y1 - y0)))
+            xs = np.rint(np.linspace(x0, x1, count)).astype(int)
+            ys = np.rint(np.linspace(y0, y1, count)).astype(int)
+            slope = abs(float(np.degrees(np.arctan2(y1 - y0, x1 - x0)))) % 90.0
+            # Level and upright lines are found above; this adds the slanting ones only.
+            if 8.0 <= slope <= 82.0 and (mask[ys, xs] > 0).mean() >= 0.95:
+                cv2.line(drawn, (int(x0), int(y0)), (int(x1), int(y1)), 255, 5)
+        found = np.maximum(found, drawn & mask)
+    return found
 
 
-def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8]) -> Mask:
-    """Take the drawn lines out of `mask`, keeping line pixels where handwriting crosses a line."""
+def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | None = None) -> Mask:
+    """Take the lines out of `mask`, keeping line pixels where handwriting crosses a line.
+
+    With `drawn` (the sheet's drawn lines), blobs that lie mostly along those lines and cross none
+    are dropped too: the fringe of a line wider or more wobbly than its mask.
+    """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
     without = np.where(lines > 0, 0, mask).astype(np.uint8)
     # A piece of line belongs to the handwriting when handwriting crosses it: ink reaches it from off
@@ -137,16 +158,34 @@ def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8]) -> Mask:
     reach = cv2.dilate(without, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
     crossing = ((mask > 0) & (lines > 0) & (reach > 0)).astype(np.uint8)
     count, pieces = cv2.connectedComponents(crossing, connectivity=8)
+    sides_count, sides = cv2.connectedComponents(without, connectivity=8)
+    keep = np.zeros(max(count, 1), dtype=bool)
+    crossed_sides = np.zeros(max(sides_count, 1), dtype=bool)
+    if count > 1:
+        grown = np.asarray(cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8)), np.int64)
+        touching = (grown > 0) & (sides > 0)
+        pairs = np.unique(np.stack([grown[touching], sides[touching]]), axis=1)
+        keep = np.bincount(pairs[0], minlength=count) >= 2
+        keep[0] = False
+        crossed_sides[pairs[1][keep[pairs[0]]]] = True
+    if drawn is not None:
+        blobs = np.asarray(sides, np.int32)
+        without = _drop_line_fringes(without, blobs, sides_count, drawn, _line_width(drawn), crossed_sides)
+    return np.where(keep[pieces], 255, without).astype(np.uint8)
+
+
+def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, lines: Mask, width: int,
+                       keep: npt.NDArray[np.bool_], *, share: float = 0.6) -> Mask:
+    """`without` less the blobs (not in `keep`) with more than `share` of their ink along `lines`."""
     if count <= 1:
         return without
-    _, sides = cv2.connectedComponents(without, connectivity=8)
-    grown = np.asarray(cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8)), np.int64)
-    touching = (grown > 0) & (sides > 0)
-    pairs = np.unique(np.stack([grown[touching], sides[touching]]), axis=1)
-    counts = np.bincount(pairs[0], minlength=count)
-    keep = counts >= 2
-    keep[0] = False
-    return np.where(keep[pieces], 255, without).astype(np.uint8)
+    near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * width + 1, 2 * width + 1)))
+    flat = blobs.ravel()
+    total = np.bincount(flat, minlength=count)
+    close = np.bincount(flat[near.ravel() > 0], minlength=count)
+    drop = (close > share * np.maximum(total, 1)) & ~keep
+    drop[0] = False
+    return np.where(drop[blobs], 0, without).astype(np.uint8)
 
 
 def _line_width(lines: Mask) -> int:

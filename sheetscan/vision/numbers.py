@@ -48,6 +48,8 @@ Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tupl
 
 # A glyph wider than this (in digit heights) may be two touching digits: both cuts are read.
 _AMBIGUOUS_WIDTH = 0.9
+# The smallest digit height, as a share of the sheet image's shorter side.
+_SMALLEST_DIGIT = 0.008
 # Added to the score of a block's usual writing angle (log-confidence units).
 _USUAL_BONUS = 0.25
 # How many numbers of a block are read at every candidate angle to choose the block's angle.
@@ -181,6 +183,9 @@ def find_numbers(ink: Ink, zones: ZonesLike, *, gap: float = 0.8) -> Tokens:
     blocks: list[ZoneTokens] = []
     for zone in zones.zones:
         parts = _zone_blocks(zone)
+        outline = np.asarray(zone.polygon, dtype=np.float64)
+        remnants = _line_remnants(labels, stats, np.flatnonzero(owner == zone.index) + 1, outline, stroke)
+        owner[remnants - 1] = -2
         split = _members(owner, zone.index, centroids, [polygon for polygon, _ in parts])
         for b, ((_, angles), members) in enumerate(zip(parts, split, strict=True)):
             blocks.append(_cut_block(ink, labels, stats, members, zone.index, b,
@@ -260,6 +265,47 @@ def _zone_blocks(zone: ZoneLike) -> list[tuple[npt.NDArray[np.float64], Sequence
     return [(polygon, zone.writing_angles) for polygon in _blocks(np.asarray(zone.polygon, dtype=np.float64))]
 
 
+def _line_remnants(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],
+                   members: npt.NDArray[np.int64], outline: npt.NDArray[np.float64],
+                   stroke: float) -> npt.NDArray[np.int64]:
+    """Blobs that are pieces of the zone's own outline the line mask missed (a wobbly hand-drawn line):
+    straight, thin, lying on the outline and along it. A "1" written near an edge runs across it."""
+    out: list[int] = []
+    contour = outline.astype(np.float32).reshape(-1, 1, 2)
+    edges = np.roll(outline, -1, axis=0) - outline
+    reach = max(12.0, 3.0 * stroke)
+    for label in members:
+        x, y, w, h, _ = (int(v) for v in stats[label])
+        if max(w, h) < 2.5 * stroke:
+            continue
+        points = np.argwhere(labels[y:y + h, x:x + w] == label)[:, ::-1] + np.array([x, y])
+        points = np.ascontiguousarray(points, dtype=np.float32)
+        (cx, cy), (rw, rh), _ = cv2.minAreaRect(points)
+        length, thickness = max(rw, rh), min(rw, rh)
+        if thickness > 2.0 * stroke or length < 2.5 * max(thickness, 1.0):
+            continue
+        if abs(cv2.pointPolygonTest(contour, (float(cx), float(cy)), True)) > reach:
+            continue
+        # Direction of the blob (principal axis) against the nearest edge of the outline.
+        centred = points - points.mean(axis=0)
+        _, vectors = np.linalg.eigh(centred.T @ centred)
+        axis = vectors[:, -1]
+        nearest = int(np.argmin([_segment_distance((cx, cy), outline[i], outline[(i + 1) % len(outline)])
+                                 for i in range(len(outline))]))
+        edge = edges[nearest] / max(float(np.hypot(*edges[nearest])), 1e-9)
+        if abs(float(axis @ edge)) >= math.cos(math.radians(20)):
+            out.append(int(label))
+    return np.asarray(out, dtype=np.int64)
+
+
+def _segment_distance(p: tuple[float, float], a: npt.NDArray[np.float64],
+                      b: npt.NDArray[np.float64]) -> float:
+    """Distance from point p to the segment a–b."""
+    ab = b - a
+    t = float(np.clip(((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / max(float(ab @ ab), 1e-9), 0.0, 1.0))
+    return float(np.hypot(p[0] - a[0] - t * ab[0], p[1] - a[1] - t * ab[1]))
+
+
 def _members(owner: npt.NDArray[np.int64], zone: int, centroids: npt.NDArray[np.float64],
              polygons: list[npt.NDArray[np.float64]]) -> list[npt.NDArray[np.int64]]:
     """Labels of the zone's blobs, block by block: each blob goes to the block its middle is deepest in."""
@@ -300,20 +346,22 @@ def _cut_block(ink: Ink, labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     strength = np.where(own, ink.strength[y0:y1, x0:x1], 0).astype(np.uint8)
     candidates = []
     for angle in angles:
-        numbers = _cut_at_angle(mask, strength, angle, (x0, y0), zone, stroke, gap)
+        numbers = _cut_at_angle(mask, strength, angle, (x0, y0), zone, stroke, gap, ink.mask.shape)
         candidates.append((angle, tuple(numbers)))
     return ZoneTokens(zone=zone, block=block, candidates=tuple(candidates))
 
 
 def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int], zone: int,
-                  stroke: float, gap: float) -> list[NumberToken]:
+                  stroke: float, gap: float, shape: tuple[int, ...]) -> list[NumberToken]:
     """The numbers of one block's ink turned so that writing at `angle` reads normally."""
     turns = (angle // 90) % 4
     turned = np.ascontiguousarray(np.rot90(mask, turns))
     turned_strength = np.ascontiguousarray(np.rot90(strength, turns))
     _, stats, _ = _components(turned)
     blobs = _group.blobs_of(stats)
-    height = _group.digit_height(blobs)
+    # Nothing smaller than this is a digit: a few pen widths, and a little of the sheet.
+    least = max(2.5 * stroke, _SMALLEST_DIGIT * min(shape[:2]))
+    height = _group.digit_height(blobs, least=least)
     strikes = _group.find_strikes(turned, blobs, height=height, stroke=stroke)
     if strikes:
         turned = _group.erase_strikes(turned, strikes, stroke=stroke)

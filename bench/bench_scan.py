@@ -1,0 +1,252 @@
+"""Benchmark of reading photos: accuracy and speed of `scan()`, CNN and Tesseract side by side.
+
+    .venv/bin/python bench/bench_scan.py [--photos 12] [--tesseract-photos 3] [--seed 0]
+
+Photos come from `sheetscan.vision.render` (issue 4's renderer) with handwriting from MNIST's
+validation and test parts only (never training), over the sample games of samples/, every layout
+(hand-drawn standard-3/4, printed form-3/4), and whatever rotation, tilt (up to 35°), light, shadow,
+blur, noise and JPEG quality each seed gives; 4000 × 3000 pixels (12 MP).
+
+Figures, each against the renderer's truth file:
+- digit accuracy: digits of written (not crossed-out) numbers read right; a number cut into the wrong
+  number of digits, or not found, counts all its digits wrong;
+- number accuracy: written numbers whose value is read right;
+- zone final values: zones whose last (not crossed-out) value is read right — the figure that reaches
+  the settlement; an empty zone read as empty counts as right;
+- unsure: share of read numbers below the confidence threshold (they would be shown for review);
+- seconds per photo, and the floor: decoding and rectifying only (`load_photo` + `find_sheet`).
+
+Numbers are matched to the truth by where they are (box overlap in photo pixels), so a standard-4
+sheet, whose seat 0 a photo cannot tell (LAYOUT.md: it is symmetric), is scored by what was read where.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _truth_zones import truth_zones  # noqa: E402
+
+from sheetscan.errors import SheetscanError  # noqa: E402
+from sheetscan.vision._scan_json import _number_json  # noqa: E402
+from sheetscan.vision.ink import find_ink  # noqa: E402
+from sheetscan.vision.numbers import find_numbers, read_numbers  # noqa: E402
+from sheetscan.vision.photo import load_photo  # noqa: E402
+from sheetscan.vision.recognise import Recognizer, find_recognizer  # noqa: E402
+from sheetscan.vision.render import render_sheet, sheet_or_game  # noqa: E402
+from sheetscan.vision.scan import scan, scan_to_json  # noqa: E402
+from sheetscan.vision.sheet import find_sheet  # noqa: E402
+
+UNSURE = 0.9
+"""Confidence below which a number counts as unsure (shown for review)."""
+LAYOUTS = {3: ("standard-3", "form-3"), 4: ("standard-4", "form-4")}
+
+
+@dataclass
+class Tally:
+    """Running totals of one recogniser's results."""
+
+    digits: int = 0
+    digits_right: int = 0
+    numbers: int = 0
+    numbers_right: int = 0
+    zones: int = 0
+    zones_right: int = 0
+    read: int = 0
+    unsure: int = 0
+    seconds: list[float] = field(default_factory=list)
+    failures: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def row(self, name: str, floor: float) -> str:
+        """One markdown table row."""
+        def share(a: int, b: int) -> str:
+            return f"{100.0 * a / b:.2f}%" if b else "—"
+        mean = statistics.mean(self.seconds) if self.seconds else float("nan")
+        return (f"| {name} | {len(self.seconds)} | {share(self.digits_right, self.digits)} | "
+                f"{share(self.numbers_right, self.numbers)} | {share(self.zones_right, self.zones)} | "
+                f"{share(self.unsure, self.read)} | {mean:.2f} s | {mean / floor:.1f}× |")
+
+
+def _box(quad: list[list[float]]) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in quad]
+    ys = [p[1] for p in quad]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Intersection over the smaller box's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / max(smaller, 1e-9)
+
+
+def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
+    """Add one photo's reading to `tally`, checked against its truth file."""
+    read = [(zi, ni, n) for zi, zone in enumerate(result["zones"]) for ni, n in enumerate(zone["numbers"])]
+    boxes = [(n["bbox"][0], n["bbox"][1], n["bbox"][0] + n["bbox"][2], n["bbox"][1] + n["bbox"][3])
+             for _, _, n in read]
+    tally.read += sum(1 for _, _, n in read if not n["crossed_out"])
+    tally.unsure += sum(1 for _, _, n in read if not n["crossed_out"] and n["confidence"] < UNSURE)
+    # Greedy matching by overlap, best pairs first.
+    pairs = []
+    for ti, number in enumerate(truth["numbers"]):
+        tb = _box(number["quad"])
+        for ri, rb in enumerate(boxes):
+            overlap = _overlap(tb, rb)
+            if overlap >= 0.4:
+                pairs.append((overlap, ti, ri))
+    pairs.sort(reverse=True)
+    match: dict[int, int] = {}
+    used: set[int] = set()
+    for _, ti, ri in pairs:
+        if ti not in match and ri not in used:
+            match[ti] = ri
+            used.add(ri)
+    # Digits and numbers.
+    votes: dict[int, Counter[int]] = {}
+    for ti, number in enumerate(truth["numbers"]):
+        if ti in match:
+            votes.setdefault(read[match[ti]][0], Counter())[number["zone"]] += 1
+        if number["crossed_out"]:
+            continue
+        text = str(number["value"])
+        tally.numbers += 1
+        tally.digits += len(text)
+        got = read[match[ti]][2] if ti in match else None
+        if got is None or got["value"] is None:
+            tally.errors["not found" if got is None else "unreadable"] += 1
+            continue
+        if got["value"] == number["value"]:
+            tally.numbers_right += 1
+            tally.digits_right += len(text)
+            continue
+        seen = str(got["value"])
+        if len(seen) == len(text):
+            tally.digits_right += sum(a == b for a, b in zip(seen, text, strict=True))
+            tally.errors["misread digit"] += 1
+        else:
+            tally.errors["wrong digit count"] += 1
+    # Zone final values: each read zone stands for the truth zone most of its numbers came from.
+    stands_for = {zi: counter.most_common(1)[0][0] for zi, counter in votes.items()}
+    for zone in truth["zones"]:
+        written = [n["value"] for n in truth["numbers"]
+                   if n["zone"] == zone["index"] and not n["crossed_out"]]
+        mine = [zi for zi, t in stands_for.items() if t == zone["index"]]
+        values = [n["value"] for zi in mine for n in result["zones"][zi]["numbers"] if not n["crossed_out"]]
+        tally.zones += 1
+        if (written[-1] if written else None) == (values[-1] if values else None):
+            tally.zones_right += 1
+
+
+def photos(count: int, seed: int) -> list[tuple[str, bytes, dict[str, Any]]]:
+    """`count` rendered photos (name, JPEG bytes, truth) across the sample games and layouts."""
+    games = sorted((ROOT / "samples").glob("game-*.json"))
+    if not games:
+        raise SystemExit("no samples/game-*.json to render")
+    out = []
+    for i in range(count):
+        game = json.loads(games[i % len(games)].read_text(encoding="utf-8"))
+        sheet = sheet_or_game(game)
+        players = len(sheet["players"])
+        layout = LAYOUTS[players][(i // len(games)) % 2]
+        digits = "test" if i % 2 == 0 else "validation"
+        rendered = render_sheet(sheet, layout=layout, seed=seed + i, digits_from=digits)  # type: ignore[arg-type]
+        out.append((f"{games[i % len(games)].stem}/{layout}/seed{seed + i}", rendered.jpeg(), rendered.truth))
+    return out
+
+
+def run_one(recognizer: Recognizer, data: bytes, truth: dict[str, Any], tally: Tally) -> None:
+    """Scan one photo with `recognizer`, time it, and score it."""
+    start = time.perf_counter()
+    try:
+        result = scan_to_json(scan(data, recognizer=recognizer))
+    except SheetscanError as error:
+        tally.failures += 1
+        tally.errors[f"no result: {type(error).__name__}"] += 1
+        tally.seconds.append(time.perf_counter() - start)
+        empty = {"zones": []}
+        score(truth, empty, tally)
+        return
+    tally.seconds.append(time.perf_counter() - start)
+    score(truth, result, tally)
+
+
+def run_stages(recognizer: Recognizer, data: bytes, truth: dict[str, Any], tally: Tally) -> None:
+    """Stages 4–7 only, on the zones where the truth file puts them (the truth-geometry shortcut)."""
+    photo = load_photo(data)
+    zones = truth_zones(photo.image, truth)
+    start = time.perf_counter()
+    ink = find_ink(zones.image, line_mask=zones.line_mask)
+    numbers = read_numbers(find_numbers(ink, zones), recognizer)
+    tally.seconds.append(time.perf_counter() - start)
+    read = {z.zone: z.numbers for z in numbers.zones}
+    result = {"zones": [{"numbers": [_number_json(n, zones.to_photo) for n in read.get(zone.index, ())]}
+                        for zone in zones.zones]}
+    score(truth, result, tally)
+
+
+def floor_seconds(data: bytes) -> float:
+    """Seconds to decode the photo and find and rectify the sheet (the floor of any reading)."""
+    start = time.perf_counter()
+    with contextlib.suppress(SheetscanError):
+        find_sheet(load_photo(data))
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Render, scan, score, print the markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--photos", type=int, default=12, help="photos for the CNN (default 12)")
+    parser.add_argument("--tesseract-photos", type=int, default=3,
+                        help="of those, how many also go to Tesseract (slow; default 3)")
+    parser.add_argument("--seed", type=int, default=1000, help="first render seed (default 1000)")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    shots = photos(args.photos, args.seed)
+    render_time = time.perf_counter() - started
+    cnn, tesseract, tesseract_cnn = find_recognizer("cnn"), None, Tally()
+    tallies = {"cnn": Tally(), "tesseract": Tally()}
+    floors = []
+    for i, (name, data, truth) in enumerate(shots):
+        floors.append(min(floor_seconds(data) for _ in range(2)))
+        run_one(cnn, data, truth, tallies["cnn"])
+        if i < args.tesseract_photos:
+            tesseract = tesseract or find_recognizer("tesseract")
+            run_one(tesseract, data, truth, tallies["tesseract"])
+            run_one(cnn, data, truth, tesseract_cnn)
+        print(f"  {name}: cnn {tallies['cnn'].seconds[-1]:.2f} s, floor {floors[-1]:.2f} s", file=sys.stderr)
+    floor = statistics.mean(floors)
+    print(f"{len(shots)} rendered 12 MP photos (MNIST validation/test digits; rendering took "
+          f"{render_time:.0f} s, not counted); floor (decode + find + rectify): {floor:.2f} s per photo\n")
+    print("| recogniser | photos | digits | numbers | zone final values | unsure (< 0.9) | s / photo "
+          "| × floor |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print(tallies["cnn"].row("CNN (cv2.dnn)", floor))
+    if tallies["tesseract"].seconds:
+        print(tesseract_cnn.row(f"CNN, same {args.tesseract_photos} photos", floor))
+        print(tallies["tesseract"].row("Tesseract (baseline)", floor))
+    for name, tally in tallies.items():
+        if tally.errors:
+            print(f"\n{name} errors: " + ", ".join(f"{k} {v}" for k, v in tally.errors.most_common()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
