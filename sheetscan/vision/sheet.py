@@ -132,8 +132,9 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
         else:
             mask = u8(np.where(ratios[channel] < contrast, 255, 0).astype(np.uint8))
         candidates.extend(_frame_candidates(mask, dark))
-        if len([c for c, _ in candidates if not c.touches]) >= 2:
-            break  # two clean outlines: enough to choose between the paper and the drawn frame
+        whole = [c for c, _ in candidates if not c.touches and c.coverage >= 0.9]
+        if len(whole) >= 2 or (whole and attempts.index((channel, contrast)) == 0):
+            break  # a fully drawn outline at the first try, or two to choose between: enough
     if candidates:
         sheet = _from_drawn_frame(photo, _choose_frame(candidates), scale)
     if sheet is None:
@@ -305,10 +306,11 @@ def _frame_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
 
 
 def _choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCandidate, U8]:
-    """Decision: a frame clear of the photo's edges beats one running off it; among those, one nested
-    well inside another is the drawn frame (the other the paper seen through a texture); else the
-    biggest."""
+    """Decision: a frame clear of the photo's edges beats one running off it, a fully drawn outline one
+    with gaps (a quadrilateral made up of grid lines and paper edges); among those, one nested well
+    inside another is the drawn frame (the other the paper seen through a texture); else the biggest."""
     clear = [c for c in candidates if not c[0].touches] or candidates
+    clear = [c for c in clear if c[0].coverage >= 0.9] or clear
     clear.sort(key=lambda fm: -fm[0].area)
     best = clear[0]
     for cand in clear[1:]:

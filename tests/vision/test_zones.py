@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -278,3 +281,24 @@ def test_nearest_runs_across_a_line() -> None:
     centres, valid = nearest_runs(ink, offsets, 4)  # row 3: no ink
     assert valid.tolist() == [True, True, False, False]
     assert centres[:2].tolist() == [3.0, 0.0]
+
+
+SAMPLES = sorted((Path(__file__).resolve().parents[2] / "samples").glob("photo-*.jpg"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("photo_path", SAMPLES, ids=[p.stem for p in SAMPLES])
+def test_samples_geometry_against_their_truth_files(photo_path: Path) -> None:
+    truth = json.loads(photo_path.with_suffix("").with_suffix(".truth.json").read_text(encoding="utf-8"))
+    photo = load_photo(photo_path)
+    zones = locate_zones(find_sheet(photo))
+    assert zones.layout == truth["layout"]["name"]
+    four_hand = zones.layout == "standard-4"
+    if not four_hand:
+        assert zones.rotation == truth["rotation"]
+    left, top, right, bottom = zones.frame
+    frame = to_photo_points([(left, top), (right, top), (right, bottom), (left, bottom)], zones.to_photo)
+    true_corners = np.array(truth["corners"], np.float64)
+    turns = range(4 if four_hand else 1)
+    err = min(float(np.hypot(*(np.roll(frame, k, 0) - true_corners).T).max()) for k in turns)
+    assert err < 0.005 * float(np.hypot(photo.width, photo.height))
