@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=_size, default=(4000, 3000), metavar="WxH",
                         help="photo size in pixels (default 4000x3000; may come out turned to portrait)")
     parser.add_argument("--flat", action="store_true", help="the flat paper, not a photo of it")
+    parser.add_argument("--exif-orientation", type=int, choices=[1, 3, 6, 8], default=1,
+                        help="store the JPEG's pixels turned with this EXIF Orientation tag, as phones do "
+                             "(the truth is for the photo as shown; default 1: no tag)")
 
 
 def truth_path(photo: Path) -> Path:
@@ -54,7 +57,12 @@ def run(args: argparse.Namespace) -> int:
     layout = find_layout(args.layout) if args.layout else None
     rendered = render_sheet(sheet, layout=layout, seed=args.seed, digits_from=args.digits_from,
                             size=args.size, photo=not args.flat)
-    output.write_bytes(rendered.png() if output.suffix.lower() == ".png" else rendered.jpeg())
+    if output.suffix.lower() == ".png":
+        if args.exif_orientation != 1:
+            raise InvalidInputError("--exif-orientation needs a .jpg photo")
+        output.write_bytes(rendered.png())
+    else:
+        output.write_bytes(rendered.jpeg(exif_orientation=args.exif_orientation))
     truth = truth_path(output)
     truth.write_text(json.dumps(rendered.truth, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(output)

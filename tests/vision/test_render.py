@@ -269,3 +269,24 @@ def test_names_are_ink_outside_every_zone() -> None:
         assert inside < ring - 30
         centre = np.mean(name["quad"], axis=0)
         assert cv2.pointPolygonTest(corners, (float(centre[0]), float(centre[1])), False) < 0
+
+
+@pytest.mark.parametrize("orientation", [3, 6, 8])
+def test_exif_orientation_shows_the_photo_the_truth_describes(orientation: int) -> None:
+    import io
+
+    from PIL import Image, ImageOps
+
+    rendered = render_sheet(_sheet("sochi", 3), seed=2, size=(640, 480))
+    stored = Image.open(io.BytesIO(rendered.jpeg(exif_orientation=orientation)))
+    assert stored.getexif().get(0x0112) == orientation
+    assert stored.size != (rendered.image.shape[1], rendered.image.shape[0]) or orientation == 3
+    shown = np.asarray(ImageOps.exif_transpose(stored).convert("RGB"))[:, :, ::-1]
+    assert shown.shape == rendered.image.shape
+    # Averaged over 4 × 4 blocks only JPEG's loss remains; a wrong turn would differ by tens of levels.
+    def small(image: np.ndarray) -> np.ndarray:
+        return cv2.resize(image, (160, 120), interpolation=cv2.INTER_AREA).astype(int)
+
+    assert np.abs(small(np.ascontiguousarray(shown)) - small(rendered.image)).mean() < 2
+    with pytest.raises(ValueError, match="1, 3, 6 or 8"):
+        rendered.jpeg(exif_orientation=2)

@@ -64,12 +64,30 @@ class Rendered:
     jpeg_quality: int
     """The quality the photo is meant to be saved with (phones vary; so do we)."""
 
-    def jpeg(self) -> bytes:
-        """The photo as JPEG bytes at `jpeg_quality`."""
-        ok, data = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
+    def jpeg(self, *, exif_orientation: int = 1) -> bytes:
+        """The photo as JPEG bytes at `jpeg_quality`.
+
+        With `exif_orientation` 3, 6 or 8 the pixels are stored turned, as a phone's sensor gives them,
+        and an EXIF Orientation tag says how to turn them back; a viewer that applies it (as the scan
+        does, FORMATS.md) sees `image`, so the truth's coordinates still hold.
+        """
+        stored = {1: self.image, 3: np.rot90(self.image, 2), 6: np.rot90(self.image, 1),
+                  8: np.rot90(self.image, -1)}.get(exif_orientation)
+        if stored is None:
+            raise ValueError(f"EXIF orientation must be 1, 3, 6 or 8, not {exif_orientation}")
+        ok, data = cv2.imencode(".jpg", np.ascontiguousarray(stored),
+                                [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
         if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
             raise RuntimeError("JPEG encoding failed")
-        return bytes(data.tobytes())
+        encoded = bytes(data.tobytes())
+        if exif_orientation == 1:
+            return encoded
+        # A minimal EXIF block (big-endian TIFF, one IFD entry: Orientation, SHORT) right after SOI.
+        tiff = (b"MM\x00\x2a" + (8).to_bytes(4, "big") + (1).to_bytes(2, "big") + (0x0112).to_bytes(2, "big")
+                + (3).to_bytes(2, "big") + (1).to_bytes(4, "big") + exif_orientation.to_bytes(2, "big")
+                + b"\x00\x00" + (0).to_bytes(4, "big"))
+        payload = b"Exif\x00\x00" + tiff
+        return encoded[:2] + b"\xff\xe1" + (len(payload) + 2).to_bytes(2, "big") + payload + encoded[2:]
 
     def png(self) -> bytes:
         """The photo as lossless PNG bytes."""

@@ -123,7 +123,9 @@ def _tokens(writer: Writer, entries: list[Entry], rng: np.random.Generator, scal
                    max(b[3] for b in boxes))
             write_cross(writer, glyphs.alpha, box, rng)
         last = i == len(entries) - 1
-        dot = None if last or entry.crossed_out else write_dot(writer, rng, scale=scale)
+        # Writers with the smallest dots (about one in ten) now and then leave a dot out: just a gap.
+        forgot = writer.dot < 0.055 and rng.random() < 0.3
+        dot = None if last or entry.crossed_out or forgot else write_dot(writer, rng, scale=scale)
         out.append(_Token(glyphs, entry, dot))
     return out
 
@@ -231,7 +233,8 @@ def _plan(tokens: list[_Token], slots: list[tuple[int, tuple[float, float, float
             here = start if cursor is None else cursor
             if here + width <= end:
                 out.append((part, here, y))
-                cursor = here + width + dot_width + gap
+                # No dot: the writer leaves a wider gap instead, as people do.
+                cursor = here + width + (dot_width if token.dot is not None else 1.5 * gap) + gap
                 break
             slot, cursor = slot + 1, None
         else:
