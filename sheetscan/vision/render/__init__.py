@@ -200,9 +200,9 @@ def _blank_sheet(layout: SheetLayout, geometry: SheetGeometry, sheet: Mapping[st
         left, top, right, bottom = (v * px_per_mm for v in layout.page.sheet_mm)
         to_px = np.array([[right - left, 0, left], [0, bottom - top, top], [0, 0, 1]], np.float64)
         return paper, to_px, px_per_mm, "form"
-    paper, to_px, px_per_mm, squared = hand_paper(geometry.aspect, rng, grain, long_px)
+    paper, to_px, px_per_mm, kind = hand_paper(geometry.aspect, rng, grain, long_px)
     draw_lines(paper, geometry, to_px, LineStyle.random(pen, to_px[1, 1]), pen)
-    return paper, to_px, px_per_mm, "squared" if squared else "plain"
+    return paper, to_px, px_per_mm, kind
 
 
 def _photograph(paper: npt.NDArray[np.uint8], camera: np.random.Generator, *, photo: bool,

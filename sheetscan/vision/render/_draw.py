@@ -57,27 +57,33 @@ def vary_proportions(layout: SheetLayout, rng: np.random.Generator) -> Proportio
     return base
 
 
-def make_paper(width: int, height: int, rng: np.random.Generator, *, squared: bool,
-               px_per_mm: float) -> Image:
-    """A blank paper: a slightly tinted white with grain, optionally a 5 mm notebook grid."""
+def make_paper(width: int, height: int, rng: np.random.Generator, *, kind: str, px_per_mm: float) -> Image:
+    """A blank paper: a slightly tinted white with grain; `kind` `squared` adds a 5 mm notebook grid,
+    `lined` the rules of a lined notebook (8 mm) with its red margin, `plain` nothing."""
     tint = np.array([rng.uniform(228, 250), rng.uniform(232, 252), rng.uniform(235, 253)], np.float32)
     small = rng.normal(0.0, 1.0, (max(2, height // 16), max(2, width // 16))).astype(np.float32)
     fibres = cv2.resize(cv2.GaussianBlur(small, (0, 0), 1.2), (width, height), interpolation=cv2.INTER_LINEAR)
     shade = (1.0 + 0.012 * fibres)[:, :, None]
     paper = np.clip(tint[None, None, :] * shade, 0, 255).astype(np.uint8)
-    if squared:
+    colour = (int(rng.uniform(190, 225)), int(rng.uniform(175, 210)), int(rng.uniform(140, 185)))
+    thick = max(1, round(0.15 * px_per_mm))
+    if kind == "squared":
         step = 5.0 * px_per_mm
-        colour = (int(rng.uniform(190, 225)), int(rng.uniform(175, 210)), int(rng.uniform(140, 185)))
-        thick = max(1, round(0.15 * px_per_mm))
         offset = rng.uniform(0, step, 2)
         x = offset[0]
         while x < width:
             cv2.line(paper, (int(x * 16), 0), (int(x * 16), height * 16), colour, thick, cv2.LINE_AA, _SHIFT)
             x += step
-        y = offset[1]
+    if kind in ("squared", "lined"):
+        step = (5.0 if kind == "squared" else 8.0) * px_per_mm
+        y = rng.uniform(0, step) + (0.0 if kind == "squared" else 12.0 * px_per_mm)
         while y < height:
             cv2.line(paper, (0, int(y * 16)), (width * 16, int(y * 16)), colour, thick, cv2.LINE_AA, _SHIFT)
             y += step
+    if kind == "lined":
+        x = rng.uniform(15, 25) * px_per_mm
+        margin_red = (120, 120, 225)
+        cv2.line(paper, (int(x * 16), 0), (int(x * 16), height * 16), margin_red, thick, cv2.LINE_AA, _SHIFT)
     return paper
 
 
@@ -217,17 +223,18 @@ def crease(paper: Image, rng: np.random.Generator) -> None:
 
 
 def hand_paper(aspect: float, rng: np.random.Generator, grain: np.random.Generator, long_px: int
-               ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], float, bool]:
+               ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], float, str]:
     """A blank paper for a hand-drawn sheet and where the sheet goes on it.
 
-    Returns (paper, sheet → paper pixels 3 × 3, px per mm, squared notebook paper?).
+    Returns (paper, sheet → paper pixels 3 × 3, px per mm, kind of paper: plain, squared or lined).
     """
     # A4, turned to suit the sheet the player means to draw.
     paper_mm = (_A4[1], _A4[0]) if aspect >= 1.0 else _A4
     px_per_mm = long_px / max(paper_mm)
     pw, ph = round(paper_mm[0] * px_per_mm), round(paper_mm[1] * px_per_mm)
-    squared = bool(rng.random() < 0.4)
-    paper = make_paper(pw, ph, grain, squared=squared, px_per_mm=px_per_mm)
+    pick = rng.random()
+    kind = "squared" if pick < 0.4 else "lined" if pick < 0.55 else "plain"
+    paper = make_paper(pw, ph, grain, kind=kind, px_per_mm=px_per_mm)
     margins = rng.uniform(0.03, 0.09, 4)  # left, top, right, bottom, fractions of the paper
     room_w = pw * (1 - margins[0] - margins[2])
     room_h = ph * (1 - margins[1] - margins[3])
@@ -236,4 +243,4 @@ def hand_paper(aspect: float, rng: np.random.Generator, grain: np.random.Generat
     left = pw * margins[0] + (room_w - sheet_w) * rng.uniform(0, 1)
     top = ph * margins[1] + (room_h - sheet_h) * rng.uniform(0, 1)
     to_px = np.array([[sheet_w, 0, left], [0, sheet_h, top], [0, 0, 1]], np.float64)
-    return paper, to_px, px_per_mm, squared
+    return paper, to_px, px_per_mm, kind

@@ -205,6 +205,14 @@ def photograph(paper: Image, rng: np.random.Generator, *, size: tuple[int, int],
     image = cv2.multiply(photo, light, scale=1.0 / 128.0)
 
     image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.5))
+    if rng.random() < 0.3:
+        # Shallow depth of field: a tilted sheet goes soft towards one side of the photo.
+        soft = cv2.GaussianBlur(image, (0, 0), rng.uniform(1.2, 2.8))
+        direction = rng.uniform(0, 2 * math.pi)
+        ramp = (xx / lw - 0.5) * math.cos(direction) + (yy / lh - 0.5) * math.sin(direction)
+        ramp = np.clip((ramp - rng.uniform(-0.2, 0.2)) * 2.0, 0.0, 1.0).astype(np.float32)
+        weight = cv2.resize(ramp, (width, height), interpolation=cv2.INTER_LINEAR)
+        image = cv2.blendLinear(soft, image, weight, 1.0 - weight)
     if rng.random() < 0.15:  # a little shake: a short motion blur
         length = int(rng.integers(3, 8))
         kernel = np.zeros((length, length), np.float32)
