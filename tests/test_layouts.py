@@ -6,6 +6,8 @@ import math
 from dataclasses import replace
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from sheetscan.layouts import (
     LAYOUTS,
@@ -203,3 +205,42 @@ def test_form_markers_sit_outside_the_sheet_corners_on_the_page(name: str) -> No
     qx, qy, qs = page.qr_mm
     assert qx >= 5 and qy >= 5 and qx + qs <= width - 5 and qy + qs <= height - 5
     assert qy + qs <= top or qy >= bottom  # the QR code never covers the sheet
+
+
+_BAND = st.floats(min_value=0.05, max_value=0.25)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    layout=st.sampled_from(LAYOUTS),
+    aspect=st.floats(min_value=0.7, max_value=1.8),
+    whists=st.tuples(_BAND, _BAND, _BAND, _BAND),
+    pulka=st.tuples(_BAND, _BAND, _BAND, _BAND),
+    radius=st.floats(min_value=0.03, max_value=0.1),
+    centre=st.tuples(st.floats(min_value=0.45, max_value=0.55), st.floats(min_value=0.45, max_value=0.55)),
+    top_split=st.floats(min_value=0.35, max_value=0.65),
+    split=st.floats(min_value=0.2, max_value=0.45),
+)
+def test_any_sensible_proportions_give_zones_that_tile_the_sheet(
+    layout: SheetLayout, aspect: float, whists: tuple[float, float, float, float],
+    pulka: tuple[float, float, float, float], radius: float, centre: tuple[float, float], top_split: float,
+    split: float,
+) -> None:
+    splits = ((split, 1 - split),) * 4 if layout.players == 4 else ((0.5 + split - 0.3,),)
+    proportions = Proportions(aspect=aspect, whists=whists, pulka=pulka, circle_radius=radius,
+                              circle_center=centre, top_split=top_split, whist_splits=splits)
+    try:
+        g = layout.geometry(proportions)
+    except ValueError:
+        assume(False)
+        return
+    circle = math.pi * g.circle_radius[0] * g.circle_radius[1]
+    assert sum(polygon_area(z.polygon) for z in g.zones) + circle == pytest.approx(1.0, abs=0.003)
+    steps = 13
+    for i in range(steps):
+        for j in range(steps):
+            x, y = (i + 0.5 + math.sqrt(2) / 10) / steps, (j + 0.5 + math.sqrt(3) / 10) / steps
+            if _in_circle(g, x, y, 1.03):
+                continue
+            owners = [z.index for z in g.zones if point_in_polygon((x, y), z.polygon)]
+            assert len(owners) == 1, (x, y, owners)

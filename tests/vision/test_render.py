@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sheetscan.cli import main
-from sheetscan.layouts import LAYOUTS, SheetLayout
+from sheetscan.layouts import LAYOUTS, SheetLayout, find_layout
 from sheetscan.rules import read_game, replay, write_sheet
 from sheetscan.vision.render import TRUTH_FORMAT, Rendered, render_game, render_sheet
 
@@ -290,3 +290,17 @@ def test_exif_orientation_shows_the_photo_the_truth_describes(orientation: int) 
     assert np.abs(small(np.ascontiguousarray(shown)) - small(rendered.image)).mean() < 2
     with pytest.raises(ValueError, match="1, 3, 6 or 8"):
         rendered.jpeg(exif_orientation=2)
+
+
+@pytest.mark.parametrize("layout", [find_layout("standard-3"), find_layout("standard-4")], ids=["3", "4"])
+def test_hand_drawn_proportions_vary_and_always_fit(layout: SheetLayout) -> None:
+    from sheetscan.vision.render._draw import vary_proportions
+
+    drawn = [vary_proportions(layout, np.random.default_rng(seed)) for seed in range(100)]
+    assert sum(p == layout.default for p in drawn) <= 2  # nearly always a new drawing, not the fallback
+    for p in drawn:
+        layout.geometry(p)  # raises if the bands or the circle do not fit
+    aspects = [p.aspect for p in drawn]
+    assert max(aspects) - min(aspects) > 0.3
+    bottoms = [p.whists[3] for p in drawn]
+    assert max(bottoms) > 1.3 * min(bottoms)
