@@ -165,7 +165,7 @@ def test_photo_to_zones_end_to_end_on_synthetic_photos(layout: str, rotation: in
 
 # --- end to end on the renderer's photos (independent truth: the renderer's own geometry) -----------------
 
-def _rendered(layout: str, seed: int, size: tuple[int, int] = (1600, 1200)
+def _rendered(layout: str, seed: int, size: tuple[int, int] = (2400, 1800)
               ) -> tuple[bytes, dict[str, object]]:
     from sheetscan.vision.render import render_sheet
 
