@@ -115,9 +115,7 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     left, top, right, bottom = sheet.frame
     size = max(right - left, bottom - top)
     line_width = max(2.0, 0.004 * size)
-    ratio = dark_ratio(image, line_width=line_width)
-    contrast = _line_contrast(ratio, sheet.frame, band=max(4, round(0.006 * size)))
-    mask = u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
+    mask = _lines_mask(image, sheet.frame, line_width, band=max(4, round(0.006 * size)))
     notes = list(sheet.notes)
 
     if sheet.source == "form" and sheet.layout is not None:
@@ -189,6 +187,30 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     if wants(debug):
         emit(debug, "03_zones", draw_zones(result))
     return result
+
+
+def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width: float, *, band: int) -> U8:
+    """The ink of the drawn lines (and the writing), at a level set by the frame's own darkness.
+
+    On squared or lined notebook paper the printed rulings may be about as dark as a pencil frame;
+    they are coloured (blue, violet, red) while pencil and pens are darker in every channel, so when
+    the sheet's inside is crowded with "ink", the brightest channel is used instead of the darkest.
+    """
+    mask = np.zeros(image.shape[:2], np.uint8)
+    left, top, right, bottom = (round(v) for v in frame)
+    best = 1.0
+    for channel in ("min", "max"):
+        ratio = dark_ratio(image, line_width=line_width, channel=channel)
+        contrast = _line_contrast(ratio, frame, band=band)
+        candidate = np.where(ratio < contrast, 255, 0).astype(np.uint8)
+        inside = candidate[top:bottom, left:right]
+        density = float(np.count_nonzero(inside)) / max(1, inside.size)
+        if density < best:
+            mask, best = candidate, density
+        # Decision: a sheet's lines and writing cover well under a tenth of it; more is a ruling.
+        if density < 0.1:
+            break
+    return u8(mask)
 
 
 def _line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float, float], *,
