@@ -404,6 +404,8 @@ def point_in_polygon(point: Point, polygon: tuple[Point, ...] | list[Point]) -> 
 
 # --- the designs ---------------------------------------------------------------------------------------
 
+# Decision: A4 landscape for three players, portrait for four, because the three-player sheet is wide
+# and the four-player one near square; each then fills the page.
 # A4 landscape for three players: the sheet is wide like the hand-drawn ones; the title and QR code sit
 # above it, the names go in the margins along each player's edge, the markers outside the corners.
 _FORM3_PAGE = FormPage(

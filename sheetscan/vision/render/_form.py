@@ -69,7 +69,8 @@ def _marker(ident: int, side: int) -> npt.NDArray[np.uint8]:
 
 
 def _qr(text: str, side: int) -> npt.NDArray[np.uint8]:
-    # Low error correction keeps the code small (version 3) so its modules stay big in a photo.
+    # Decision: error correction L, because it keeps the code small (version 3) so that its modules stay
+    # big enough in a phone photo; the form's markers, not the QR code, carry the geometry.
     code = segno.make(text, error="l", micro=False, boost_error=False)
     matrix = np.array([list(row) for row in code.matrix], np.uint8)
     matrix = np.pad(matrix, 2)  # two modules of quiet zone inside the printed square

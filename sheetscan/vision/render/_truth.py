@@ -36,6 +36,8 @@ def build_truth(sheet: Mapping[str, Any], players: list[str], layout: SheetLayou
     centre = _apply(homography, [0.5, 0.5])[0]
     top = _apply(homography, [0.5, 0.0])[0]
     turn = math.degrees(math.atan2(top[0] - centre[0], -(top[1] - centre[1]))) % 360.0
+    # Decision: `rotation` is the quarter turn nearest the sheet's real in-plane turn (clockwise), the
+    # same convention as the scan result's layout.rotation; the exact turn goes in `angle`.
     rotation = round(turn / 90.0) % 4 * 90
 
     def number(zone_index: int, order: int, p: Placed) -> dict[str, Any]:

@@ -93,6 +93,8 @@ def _common(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> list[
 def _slots(polygon: list[tuple[float, float]], height: float, pitch: float, margin: float
            ) -> list[tuple[float, float, float]]:
     """(y_top, x_start, x_end) of every writable piece of line inside the polygon, in reading order."""
+    # Decision: lines start at the top of the writer's frame, the side towards the sheet's centre, as
+    # people write down a page; the first numbers of a zone are nearest the inner line.
     ys = [p[1] for p in polygon]
     top, bottom = min(ys) + margin, max(ys) - margin
     out: list[tuple[float, float, float]] = []
@@ -125,6 +127,7 @@ def _tokens(writer: Writer, entries: list[Entry], rng: np.random.Generator, scal
         last = i == len(entries) - 1
         # Writers with the smallest dots (about one in ten) now and then leave a dot out: just a gap.
         forgot = writer.dot < 0.055 and rng.random() < 0.3
+        # Decision: no dot after a crossed-out number: the right value follows it after a space.
         dot = None if last or entry.crossed_out or forgot else write_dot(writer, rng, scale=scale)
         out.append(_Token(glyphs, entry, dot))
     return out
@@ -318,6 +321,8 @@ def name_places(layout: SheetLayout, paper: npt.NDArray[np.uint8], to_px: npt.ND
                 ) -> list[tuple[int, tuple[float, float], int, float]]:
     """(seat, centre, angle, room) where each seat's name goes: by its edge, outside the sheet (on a
     form, on the printed name line)."""
+    # Decision: names go just outside the drawn outer rectangle, not inside the whist zone by its outer
+    # edge (LAYOUT.md allows both), because there they never overlap a number and the truth stays clean.
     ph, pw = paper.shape[:2]
     left, top, width, height = to_px[0, 2], to_px[1, 2], to_px[0, 0], to_px[1, 1]
     out = []
