@@ -60,8 +60,11 @@ def find_ink(
     runs of ink longer than `grid_length` of it (the ruling of squared paper, printed lines), except
     where handwriting crosses them.
     """
-    darkest = image if image.ndim == 2 else np.min(image, axis=2)
-    darkest = np.ascontiguousarray(darkest)
+    if image.ndim == 2:
+        darkest = np.ascontiguousarray(image)
+    else:
+        channels = cv2.split(image)
+        darkest = np.asarray(cv2.min(cv2.min(channels[0], channels[1]), channels[2]), np.uint8)
     paper = _paper_brightness(darkest)
     darkness = 1.0 - darkest.astype(np.float32) / np.maximum(paper, 1.0)
     np.clip(darkness, 0.0, 1.0, out=darkness)
@@ -111,7 +114,7 @@ def _hysteresis(strength: Mask, *, strong: int, weak: int, reach: int = 3) -> Ma
     the digits they pass into one long blob.
     """
     strong_mask = (strength >= strong).astype(np.uint8)
-    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    disk = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
     near = cv2.dilate(strong_mask, disk)
     return np.where((strength >= weak) & (near > 0), 255, 0).astype(np.uint8)
 
@@ -128,7 +131,11 @@ def _straight_lines(mask: Mask, *, length: float) -> Mask:
     upright = cv2.morphologyEx(across, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, size)))
     found = np.asarray(np.maximum(level, upright) & mask, np.uint8)
     # Slanting drawn lines (spokes the zone stage missed): long, straight and unbroken.
-    segments = cv2.HoughLinesP(mask, 1, np.pi / 180, threshold=size, minLineLength=size, maxLineGap=2)
+    # Looked for at half size (four times faster), where a thin line is still unbroken.
+    half = cv2.resize(mask, (mask.shape[1] // 2, mask.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    half = np.where(half >= 64, 255, 0).astype(np.uint8)
+    segments = cv2.HoughLinesP(half, 1, np.pi / 180, threshold=size // 2, minLineLength=size // 2,
+                               maxLineGap=1)
     if segments is not None:
         drawn = np.zeros_like(mask)
         for x0, y0, x1, y1 in np.asarray(segments).reshape(-1, 4):
@@ -137,8 +144,8 @@ def _straight_lines(mask: Mask, *, length: float) -> Mask:
             ys = np.rint(np.linspace(y0, y1, count)).astype(int)
             slope = abs(float(np.degrees(np.arctan2(y1 - y0, x1 - x0)))) % 90.0
             # Level and upright lines are found above; this adds the slanting ones only.
-            if 8.0 <= slope <= 82.0 and (mask[ys, xs] > 0).mean() >= 0.95:
-                cv2.line(drawn, (int(x0), int(y0)), (int(x1), int(y1)), 255, 5)
+            if 8.0 <= slope <= 82.0 and (half[ys, xs] > 0).mean() >= 0.95:
+                cv2.line(drawn, (2 * int(x0), 2 * int(y0)), (2 * int(x1), 2 * int(y1)), 255, 5)
         found = np.maximum(found, drawn & mask)
     return found
 
@@ -155,7 +162,7 @@ def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask |
     # the line on two sides (two separate off-line pieces). A digit that only touches a line gets
     # nothing back, so no stub of line is left beside it looking like a "1".
     width = _line_width(lines)
-    reach = cv2.dilate(without, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+    reach = cv2.dilate(without, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width)))
     crossing = ((mask > 0) & (lines > 0) & (reach > 0)).astype(np.uint8)
     count, pieces = cv2.connectedComponents(crossing, connectivity=8)
     sides_count, sides = cv2.connectedComponents(without, connectivity=8)
@@ -179,10 +186,11 @@ def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, 
     """`without` less the blobs (not in `keep`) with more than `share` of their ink along `lines`."""
     if count <= 1:
         return without
-    near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * width + 1, 2 * width + 1)))
-    flat = blobs.ravel()
-    total = np.bincount(flat, minlength=count)
-    close = np.bincount(flat[near.ravel() > 0], minlength=count)
+    # A square reach (separable, so fast) is close enough to a round one here.
+    near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1)))
+    inked = blobs > 0
+    total = np.bincount(blobs[inked], minlength=count)
+    close = np.bincount(blobs[inked & (near > 0)], minlength=count)
     drop = (close > share * np.maximum(total, 1)) & ~keep
     drop[0] = False
     return np.where(drop[blobs], 0, without).astype(np.uint8)
