@@ -33,6 +33,7 @@ from sheetscan.vision.render._truth import TRUTH_FORMAT, build_truth
 from sheetscan.vision.render._write import (
     Quad,
     name_places,
+    sheet_height,
     sheet_to_paper,
     with_mistakes,
     write_name_at,
@@ -140,7 +141,7 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
     paper, to_px, px_per_mm, paper_kind = _blank_sheet(chosen, geometry, sheet, rng, grain, pen, long_px)
 
     part = load_mnist(digits_from)
-    sheet_h = float(to_px[1, 1])
+    sheet_h = sheet_height(to_px)
     writers = [make_writer(part, hands, height=sheet_h * float(hands.uniform(0.022, 0.034)),
                            pencil=bool(hands.random() < 0.1)) for _ in range(n)]
     turns = [bool(hands.random() < 0.3) for _ in range(n)]  # writes along the top band, not across it
@@ -173,7 +174,7 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
 
     def from_sheet(points: Any) -> list[list[float]]:
         pts = np.asarray(points, np.float64).reshape(-1, 2)
-        return from_paper(pts * [to_px[0, 0], to_px[1, 1]] + [to_px[0, 2], to_px[1, 2]])
+        return from_paper(cv2.perspectiveTransform(pts[None, :, :], to_px)[0])
 
     truth = build_truth(sheet, players, chosen, geometry, homography, from_sheet, from_paper, numbers, target,
                         names, image, seed=seed, digits_from=digits_from, tilt=tilt, bend_px=bend_px,
@@ -201,7 +202,7 @@ def _blank_sheet(layout: SheetLayout, geometry: SheetGeometry, sheet: Mapping[st
         to_px = np.array([[right - left, 0, left], [0, bottom - top, top], [0, 0, 1]], np.float64)
         return paper, to_px, px_per_mm, "form"
     paper, to_px, px_per_mm, kind = hand_paper(geometry.aspect, rng, grain, long_px)
-    draw_lines(paper, geometry, to_px, LineStyle.random(pen, to_px[1, 1]), pen)
+    draw_lines(paper, geometry, to_px, LineStyle.random(pen, sheet_height(to_px)), pen)
     return paper, to_px, px_per_mm, kind
 
 

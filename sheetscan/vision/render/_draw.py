@@ -242,5 +242,14 @@ def hand_paper(aspect: float, rng: np.random.Generator, grain: np.random.Generat
     sheet_w = sheet_h * aspect
     left = pw * margins[0] + (room_w - sheet_w) * rng.uniform(0, 1)
     top = ph * margins[1] + (room_h - sheet_h) * rng.uniform(0, 1)
-    to_px = np.array([[sheet_w, 0, left], [0, sheet_h, top], [0, 0, 1]], np.float64)
+    corners = np.array([[left, top], [left + sheet_w, top], [left + sheet_w, top + sheet_h],
+                        [left, top + sheet_h]], np.float64)
+    if rng.random() < 0.45:
+        # A freehand frame is rarely square: its corners stray by up to 2.5 % of the sheet, and every
+        # line inside follows (the zones stay where the drawn lines put them).
+        corners += rng.uniform(-0.025, 0.025, (4, 2)) * [sheet_w, sheet_h]
+        corners[:, 0] = np.clip(corners[:, 0], 2, pw - 3)
+        corners[:, 1] = np.clip(corners[:, 1], 2, ph - 3)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    to_px = cv2.getPerspectiveTransform(unit, corners.astype(np.float32)).astype(np.float64)
     return paper, to_px, px_per_mm, kind

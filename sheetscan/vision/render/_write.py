@@ -23,6 +23,7 @@ __all__ = [
     "Quad",
     "name_places",
     "paste",
+    "sheet_height",
     "sheet_to_paper",
     "with_mistakes",
     "write_name_at",
@@ -324,7 +325,10 @@ def name_places(layout: SheetLayout, paper: npt.NDArray[np.uint8], to_px: npt.ND
     # Decision: names go just outside the drawn outer rectangle, not inside the whist zone by its outer
     # edge (LAYOUT.md allows both), because there they never overlap a number and the truth stays clean.
     ph, pw = paper.shape[:2]
-    left, top, width, height = to_px[0, 2], to_px[1, 2], to_px[0, 0], to_px[1, 1]
+    # The sheet's bounding box on the paper (a hand-drawn frame may be a little skewed).
+    frame = np.array([sheet_to_paper(to_px, x, y) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1))])
+    left, top = frame.min(axis=0)
+    width, height = frame.max(axis=0) - frame.min(axis=0)
     out = []
     for seat, edge in enumerate(_SEAT_EDGES[layout.players]):
         angle = _EDGE_ANGLE[edge]
@@ -351,9 +355,16 @@ def name_places(layout: SheetLayout, paper: npt.NDArray[np.uint8], to_px: npt.ND
     return out
 
 
+def sheet_height(to_px: npt.NDArray[np.float64]) -> float:
+    """The sheet's height in paper pixels (the mean of its left and right edges)."""
+    tl, tr, br, bl = (np.array(sheet_to_paper(to_px, x, y)) for x, y in ((0, 0), (1, 0), (1, 1), (0, 1)))
+    return float((np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2)
+
+
 def sheet_to_paper(to_px: npt.NDArray[np.float64], x: float, y: float) -> tuple[float, float]:
-    """A normalised sheet point in paper pixels (the sheet sits axis-parallel on its paper)."""
-    return (float(to_px[0, 0] * x + to_px[0, 2]), float(to_px[1, 1] * y + to_px[1, 2]))
+    """A normalised sheet point in paper pixels (`to_px`: the sheet → paper homography)."""
+    u, v, w = to_px @ np.array([x, y, 1.0])
+    return (float(u / w), float(v / w))
 
 
 def write_numbers(paper: npt.NDArray[np.uint8], geometry: SheetGeometry, to_px: npt.NDArray[np.float64],
