@@ -343,12 +343,26 @@ def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float)
                 # one unbroken stroke; Hough also finds lines along the tops or bottoms of touching
                 # digits, which stop short of the ends or have gaps.
                 continue
+            if not _spans_the_rest(piece, (int(x0), int(y0), int(x1), int(y1)), height=height, stroke=stroke):
+                continue
             if dx * dx + dy * dy > best_length:
                 best_length = dx * dx + dy * dy
                 best = (int(x0) + blob.x, int(y0) + blob.y, int(x1) + blob.x, int(y1) + blob.y)
         if best is not None:
             segments.append(best)
     return segments
+
+
+def _spans_the_rest(piece: Mask, segment: tuple[int, int, int, int], *, height: float, stroke: float) -> bool:
+    """Whether the segment reaches across all the other ink of the blob: a strike runs from before the
+    first digit to after the last; the bar of a 2, 5 or 7 stops inside the number."""
+    rest = erase_strikes(piece, [segment], stroke=stroke)
+    columns = np.flatnonzero(rest.sum(axis=0) > 2 * 255)
+    if columns.size == 0:
+        return True
+    x0, x1 = sorted((segment[0], segment[2]))
+    slack = 0.12 * height
+    return bool(columns[0] >= x0 - slack and columns[-1] <= x1 + slack)
 
 
 def _continuity(piece: Mask, segment: tuple[int, int, int, int]) -> float:
