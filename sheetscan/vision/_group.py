@@ -137,7 +137,9 @@ def is_dot(blob: Blob, *, height: float, stroke: float) -> bool:
     if blob.crossed:  # what is left of a crossed-out digit once its strike is erased
         return False
     small = max(blob.w, blob.h) < 0.42 * height
-    return small and blob.area >= max(2.0, 0.25 * stroke * stroke)
+    # A dot written with a flick comes out as a short dash: flat, and no digit is that flat.
+    dash = blob.h <= 0.3 * height and blob.w <= 0.7 * height
+    return (small or dash) and blob.area >= max(2.0, 0.25 * stroke * stroke)
 
 
 def is_speck(blob: Blob, *, height: float, stroke: float) -> bool:
@@ -166,7 +168,9 @@ def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float
         top = min(b.y for b in row)
         bottom = max(b.bottom for b in row)
         row_dots = [d for d in dots if top + 0.3 * (bottom - top) <= d.cy <= bottom + 0.35 * height]
-        lines.append((_glyphs(sorted(row, key=lambda b: b.x), height=height), row_dots))
+        # Small marks higher up in the row are pieces of digits (the bar of a 5, a broken stroke).
+        pieces = [d for d in dots if top - 0.1 * height <= d.cy < top + 0.3 * (bottom - top)]
+        lines.append((_glyphs(sorted(row + pieces, key=lambda b: b.x), height=height), row_dots))
     widest = split_gap([g for glyphs, row_dots in lines for g in _undotted_gaps(glyphs, row_dots, height)],
                        height=height, most=gap)
     groups: list[Group] = []
@@ -186,7 +190,7 @@ def _undotted_gaps(glyphs: list[Glyph], dots: list[Blob], height: float) -> list
     return gaps
 
 
-def split_gap(gaps: list[float], *, height: float, most: float = 0.8, least: float = 0.3) -> float:
+def split_gap(gaps: list[float], *, height: float, most: float = 0.8, least: float = 0.2) -> float:
     """The widest space still taken as a space between two digits of one number.
 
     The spaces of one writer fall in two groups: between digits (small, often none) and between
@@ -204,7 +208,7 @@ def split_gap(gaps: list[float], *, height: float, most: float = 0.8, least: flo
         if score > best_score:
             best, best_score = (low[-1] + high[0]) / 2, score
             lower, upper = low, high
-    if best_score == 0.0 or upper.mean() < lower.mean() + 0.25 or upper[0] < 2 * max(lower[-1], 0.05):
+    if best_score == 0.0 or upper.mean() < lower.mean() + 0.15 or upper[0] < 1.3 * max(lower[-1], 0.05):
         return most * height
     return float(np.clip(best, least, most)) * height
 
