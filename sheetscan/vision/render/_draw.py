@@ -178,8 +178,8 @@ def draw_lines(paper: Image, geometry: SheetGeometry, to_px: npt.NDArray[np.floa
     cv2.polylines(mask, [np.round(np.array(ring) * 16).astype(np.int32)], False, 1.0, thick, cv2.LINE_AA,
                   _SHIFT)
     if style.pencil:
-        mask *= rng.uniform(0.5, 1.0, mask.shape).astype(np.float32)
-    opacity = 0.7 if style.pencil else 0.95
+        mask *= rng.uniform(0.65, 1.0, mask.shape).astype(np.float32)
+    opacity = 0.8 if style.pencil else 0.95
     _lay(paper, mask * opacity, style.colour)
 
 
