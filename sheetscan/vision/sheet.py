@@ -133,8 +133,8 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
             mask = u8(np.where(ratios[channel] < contrast, 255, 0).astype(np.uint8))
         candidates.extend(_frame_candidates(mask, dark))
         whole = [c for c, _ in candidates if not c.touches and c.coverage >= 0.9]
-        if len(whole) >= 2 or (whole and attempts.index((channel, contrast)) == 0):
-            break  # a fully drawn outline at the first try, or two to choose between: enough
+        if any(_votes(c, whole, max(mask.shape)) >= 3 for c in whole):
+            break  # three ink levels agree on one fully drawn outline: enough
     if candidates:
         sheet = _from_drawn_frame(photo, _choose_frame(candidates), scale)
     if sheet is None:
@@ -311,14 +311,26 @@ def _choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCan
     inside another is the drawn frame (the other the paper seen through a texture); else the biggest."""
     clear = [c for c in candidates if not c[0].touches] or candidates
     clear = [c for c in clear if c[0].coverage >= 0.9] or clear
-    clear.sort(key=lambda fm: -fm[0].area)
-    best = clear[0]
-    for cand in clear[1:]:
-        outer = best[0].quad.astype(np.float32)
-        nested = all(cv2.pointPolygonTest(outer, (float(x), float(y)), False) >= 0 for x, y in cand[0].quad)
-        if nested and cand[0].area > 0.5 * best[0].area and cand[0].area < 0.97 * best[0].area:
-            best = cand
-    return best
+    size = max(clear[0][1].shape)
+    frames = [c[0] for c in clear]
+    votes = [_votes(c[0], frames, size) for c in clear]
+    # The outline seen at the most ink levels is the drawn frame (a ruling or a stroke that merges
+    # with it at one level moves a corner at that level only); then the bigger.
+    order = sorted(range(len(clear)), key=lambda i: (-votes[i], -clear[i][0].area))
+    best = order[0]
+    for i in order[1:]:
+        outer = clear[best][0].quad.astype(np.float32)
+        cand = clear[i][0]
+        nested = all(cv2.pointPolygonTest(outer, (float(x), float(y)), False) >= 0 for x, y in cand.quad)
+        if nested and 0.5 * clear[best][0].area < cand.area < 0.97 * clear[best][0].area \
+                and votes[i] >= votes[best] - 1:
+            best = i
+    return clear[best]
+
+
+def _votes(frame: FrameCandidate, frames: list[FrameCandidate], size: int) -> int:
+    """How many of `frames` (itself included) have all four corners within 1.5 % of the size of its."""
+    return sum(float(np.hypot(*(f.quad - frame.quad).T).max()) < 0.015 * size for f in frames)
 
 
 def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], scale: float) -> RectifiedSheet:
