@@ -178,10 +178,11 @@ def photograph(paper: Image, rng: np.random.Generator, *, size: tuple[int, int],
         bend = np.stack([_smooth_noise(rng, (bh, bw), bw / 2.5), _smooth_noise(rng, (bh, bw), bw / 2.5)],
                         axis=2) * np.float32(amount)
         full = cv2.resize(bend, (width, height), interpolation=cv2.INTER_LINEAR)
-        yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
         # Inverse of q = p + d(q) for a smooth small d: p ≈ q − d(q).
-        photo = np.asarray(cv2.remap(photo, xx - full[:, :, 0], yy - full[:, :, 1], cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_REFLECT), np.uint8)
+        map_x = np.arange(width, dtype=np.float32)[None, :] - full[:, :, 0]
+        map_y = np.arange(height, dtype=np.float32)[:, None] - full[:, :, 1]
+        photo = np.asarray(cv2.remap(photo, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT),
+                           np.uint8)
 
     # Light: a broad gradient, a vignette, a warm or cool cast, now and then a soft shadow across the
     # sheet (a hand or the phone between the lamp and the table) or a glare on glossy paper. The light
