@@ -35,9 +35,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from _truth_zones import truth_zones  # noqa: E402
 
 from sheetscan.errors import SheetscanError  # noqa: E402
 from sheetscan.vision._scan_json import _number_json  # noqa: E402
@@ -48,6 +46,7 @@ from sheetscan.vision.recognise import Recognizer, find_recognizer  # noqa: E402
 from sheetscan.vision.render import render_sheet, sheet_or_game  # noqa: E402
 from sheetscan.vision.scan import scan, scan_to_json  # noqa: E402
 from sheetscan.vision.sheet import find_sheet  # noqa: E402
+from tests.vision._truth_zones import truth_zones  # noqa: E402
 
 UNSURE = 0.9
 """Confidence below which a number counts as unsure (shown for review)."""

@@ -83,14 +83,15 @@ def read_sheet_numbers(numbers: SheetNumbers, zones: _Zones, *, variant: str | N
         for name in names
     }
     read = {z.zone: z for z in numbers.zones}
+    unreadable: dict[int, int] = {}
     for zone in zones.zones:
         values: list[int] = []
         zone_numbers = read[zone.index].numbers if zone.index in read else ()
-        for position, number in enumerate(zone_numbers):
+        for number in zone_numbers:
             if number.token.crossed_out:
                 continue
             if number.value is None:
-                problems.append(f"number {position + 1} in zone {zone.index} could not be read")
+                unreadable[zone.index] = unreadable.get(zone.index, 0) + 1
                 continue
             values.append(number.value)
         owner = sheet_zones[names[zone.player]]
@@ -98,6 +99,11 @@ def read_sheet_numbers(numbers: SheetNumbers, zones: _Zones, *, variant: str | N
             owner["whists"][names[zone.on]] = values
         else:
             owner[zone.kind] = values
+    if unreadable:
+        total = sum(unreadable.values())
+        where = ", ".join(str(z) for z in sorted(unreadable))
+        plural, zones_plural = ("s" if total > 1 else ""), ("s" if len(unreadable) > 1 else "")
+        problems.append(f"{total} number{plural} could not be read (zone{zones_plural} {where})")
     sheet = {"format": "sheetscan.sheet/1", "variant": chosen, "options": {}, "players": names,
              "pulka": pulka, "zones": sheet_zones}
     return SheetReading(sheet=sheet, pulka_written=pulka_written, partial=bool(problems),

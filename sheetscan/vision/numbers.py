@@ -178,8 +178,8 @@ def find_numbers(ink: Ink, zones: ZonesLike, *, gap: float = 0.8) -> Tokens:
     whole). `gap` is the widest space, in digit heights, between two digits of one number.
     """
     labels, stats, centroids = _components(ink.mask)
-    owner = _owners(labels.shape, centroids[1:], zones)
     stroke = max(1.0, ink.stroke_width)
+    owner = _follow_neighbours(_owners(labels.shape, centroids[1:], zones), stats[1:], centroids[1:], stroke)
     blocks: list[ZoneTokens] = []
     for zone in zones.zones:
         parts = _zone_blocks(zone)
@@ -263,6 +263,27 @@ def _zone_blocks(zone: ZoneLike) -> list[tuple[npt.NDArray[np.float64], Sequence
     if parts:
         return [(np.asarray(polygon, dtype=np.float64), tuple(angles)) for polygon, angles in parts]
     return [(polygon, zone.writing_angles) for polygon in _blocks(np.asarray(zone.polygon, dtype=np.float64))]
+
+
+def _follow_neighbours(owner: npt.NDArray[np.int64], stats: npt.NDArray[np.int32],
+                       centres: npt.NDArray[np.float64], stroke: float) -> npt.NDArray[np.int64]:
+    """Dots and other small marks belong to the zone of the digits they sit beside, not to the zone
+    their middle happens to fall in (a row written along a zone's edge puts its dots across it)."""
+    size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    small = np.flatnonzero(size < 2.5 * stroke)
+    big = np.flatnonzero((size >= 2.5 * stroke) & (owner >= -1))
+    if small.size == 0 or big.size == 0:
+        return owner
+    owner = owner.copy()
+    reach = 6.0 * stroke  # about a digit's height
+    for start in range(0, small.size, 512):
+        part = small[start:start + 512]
+        d = np.hypot(centres[part, None, 0] - centres[None, big, 0],
+                     centres[part, None, 1] - centres[None, big, 1])
+        nearest = np.argmin(d, axis=1)
+        close = d[np.arange(part.size), nearest] <= reach
+        owner[part[close]] = owner[big[nearest[close]]]
+    return owner
 
 
 def _line_remnants(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],

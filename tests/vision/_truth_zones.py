@@ -1,10 +1,12 @@
 """The truth-geometry shortcut: stages 4–7 run on zones built from a render's truth file.
 
+Used by the stage tests and by `bench/bench_scan.py` (its "stages 4–7" row).
+
 The renderer's truth (`sheetscan.truth/1`) says where the sheet lies (a homography from normalised
 upright sheet coordinates to photo pixels), where each zone is and where the circle is. From it this
-builds what the zone stage would give (an upright sheet image, zone polygons, the circle, a line
-mask along the zone outlines), so the ink, numbers and digit stages can be measured apart from finding
-the sheet and its lines.
+builds what the zone stage would give (an upright sheet image, zone polygons, the circle, and a line
+mask: the ink in a band along the zone outlines), so the ink, numbers and digit stages can be
+measured apart from finding the sheet and its lines.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy.typing as npt
 
 from sheetscan.layouts import find_layout
 from sheetscan.vision._scan_json import to_photo
+from sheetscan.vision.ink import find_ink
 
 UPRIGHT_LONG_SIDE = 2000
 
@@ -48,8 +51,9 @@ class TruthZones:
     line_mask: npt.NDArray[np.uint8]
 
 
-def truth_zones(photo: npt.NDArray[np.uint8], truth: dict[str, Any]) -> TruthZones:
-    """The upright sheet and its zones as the truth file places them on `photo`."""
+def truth_zones(photo: npt.NDArray[np.uint8], truth: dict[str, Any], *, band: float = 0.012) -> TruthZones:
+    """The upright sheet and its zones as the truth file places them on `photo`; the drawn lines are
+    the ink within `band` (a share of the sheet's height) of the zone outlines."""
     aspect = float(truth["layout"]["aspect"])
     width = UPRIGHT_LONG_SIDE if aspect >= 1 else round(UPRIGHT_LONG_SIDE * aspect)
     height = round(width / aspect)
@@ -64,7 +68,9 @@ def truth_zones(photo: npt.NDArray[np.uint8], truth: dict[str, Any]) -> TruthZon
     geometry = find_layout(truth["layout"]["name"]).geometry()
     zones = []
     lines = np.zeros((height, width), np.uint8)
-    thickness = max(3, round(0.008 * height))
+    # A band along every outline; the drawn lines are the ink inside it (freehand lines wander off
+    # the ideal outline, so the band is wider than a line).
+    thickness = max(5, round(band * height))
     for zone in truth["zones"]:
         polygon = to_photo(zone["polygon"], back)
         angles = geometry.zones[zone["index"]].angles
@@ -76,6 +82,7 @@ def truth_zones(photo: npt.NDArray[np.uint8], truth: dict[str, Any]) -> TruthZon
     radius = (rx * (width - 2 * margin), ry * (height - 2 * margin))
     cv2.ellipse(lines, (round(centre[0]), round(centre[1])), (round(radius[0]), round(radius[1])), 0, 0, 360,
                 255, thickness)
+    lines = np.where((lines > 0) & (find_ink(image).mask > 0), 255, 0).astype(np.uint8)
     return TruthZones(layout=truth["layout"]["name"], players=int(truth["layout"]["players"]), rotation=0,
                       image=np.asarray(image, np.uint8), to_photo=upright_to_photo, zones=tuple(zones),
                       circle=(float(centre[0]), float(centre[1]), float(min(radius))), line_mask=lines)
