@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64
-from sheetscan.vision._lines import fit_line, intersect, line_through, nearest_runs
+from sheetscan.vision._lines import fit_line, intersect, line_through, nearest_runs, point_line_distance
 
 __all__ = [
     "FrameCandidate", "find_frames", "order_clockwise", "rectangle_aspect", "refine_quad", "ring_ink",
@@ -59,6 +59,67 @@ def _quad_from_hull(hull: F64) -> F64 | None:
     picks = [hull[int(np.argmin(np.hypot(*(hull - corner).T)))] for corner in box]
     out = f64(picks)
     return out if len({tuple(p) for p in out.round(1)}) == 4 else None
+
+
+def _dense(outline: F64) -> F64:
+    """The closed outline with a point every pixel (OpenCV keeps only the ends of straight runs)."""
+    nxt = np.roll(outline, -1, axis=0)
+    steps = np.maximum(1, np.ceil(np.abs(nxt - outline).max(axis=1)).astype(int))
+    parts = [outline[i] + (nxt[i] - outline[i]) * (np.arange(s)[:, None] / s) for i, s in enumerate(steps)]
+    return f64(np.vstack(parts))
+
+
+def _quad_by_lines(points: F64, size: float, seed: int = 0) -> F64 | None:
+    """The 4 strongest straight runs of an outline (sequential RANSAC), intersected into a quadrilateral.
+
+    Writing over a corner or a stray stroke joined to the frame bends its convex hull, but adds few
+    points compared with the four long sides, so the sides still win here.
+    """
+    rng = np.random.default_rng(seed)
+    if len(points) > 3000:
+        points = points[rng.choice(len(points), 3000, replace=False)]
+    tol = max(1.5, 0.005 * size)
+    remaining = points
+    lines: list[tuple[F64, F64]] = []
+    for _ in range(4):
+        if len(remaining) < 20:
+            return None
+        pairs = rng.integers(0, len(remaining), (300, 2))
+        a, b = remaining[pairs[:, 0]], remaining[pairs[:, 1]]
+        d = b - a
+        length = np.hypot(d[:, 0], d[:, 1])
+        keep = length > 0.1 * size
+        if not keep.any():
+            return None
+        a, d, length = a[keep], d[keep], length[keep]
+        n = np.stack([-d[:, 1], d[:, 0]], axis=1) / length[:, None]
+        dist = np.abs((remaining[None, :, 0] - a[:, None, 0]) * n[:, None, 0]
+                      + (remaining[None, :, 1] - a[:, None, 1]) * n[:, None, 1])
+        best = int(np.argmax((dist < tol).sum(axis=1)))
+        inliers = remaining[dist[best] < tol]
+        fitted = fit_line(inliers)
+        if fitted is None:
+            return None
+        lines.append(fitted)
+        remaining = remaining[point_line_distance(remaining, fitted) > 2 * tol]
+    center = points.mean(axis=0)
+
+    def angle(line: tuple[F64, F64]) -> float:
+        p, d = line
+        foot = p + ((center - p) @ d) * d  # nearest point of the line to the centre
+        return float(np.arctan2(foot[1] - center[1], foot[0] - center[0]))
+
+    lines.sort(key=angle)
+    corners = []
+    for i in range(4):
+        q = intersect(lines[i - 1], lines[i])
+        if q is None:
+            return None
+        corners.append(q)
+    quad = f64(corners)
+    if not cv2.isContourConvex(quad.astype(np.float32)):
+        return None
+    return quad
 
 
 def side_coverage(mask: U8, quad: F64, *, tolerance: float = 2.0, samples: int = 60) -> list[float]:
@@ -125,6 +186,15 @@ def find_frames(
         if area < min_area_share * h * w:
             continue
         cover = side_coverage(mask, quad, tolerance=max(2.0, 0.01 * size))
+        if min(cover) < 0.9 and not touches:
+            # Something joined to the frame bent its hull: find the four sides themselves instead.
+            by_lines = _quad_by_lines(_dense(f64(contour.reshape(-1, 2))), size)
+            if by_lines is not None:
+                by_lines = order_clockwise(by_lines)
+                other = side_coverage(mask, by_lines, tolerance=max(2.0, 0.01 * size))
+                if min(other) > min(cover):
+                    quad, cover = by_lines, other
+                    area = float(cv2.contourArea(quad.astype(np.float32)))
         if min(cover) < min_coverage and not touches:
             continue
         # A drawn frame has bare paper on both sides; the paper's edge has the table outside it, a

@@ -197,3 +197,16 @@ def test_frame_choice_prefers_the_outline_most_ink_levels_agree_on() -> None:
              FrameCandidate(true, 1.0, 240200.0, ("left",))]
     chosen, _ = _choose_frame([(c, mask) for c in cands])
     assert np.abs(chosen.quad - true).max() <= 1.0
+
+
+def test_frame_with_writing_over_a_corner_keeps_its_corners() -> None:
+    from sheetscan.vision._quad import find_frames
+
+    mask = np.zeros((600, 800), np.uint8)
+    truth = np.array([[120.0, 90.0], [690.0, 110.0], [670.0, 520.0], [100.0, 500.0]])
+    cv2.polylines(mask, [truth.astype(np.int32)], True, 255, 3)
+    cv2.line(mask, (120, 90), (400, 300), 255, 3)  # a spoke inside
+    cv2.putText(mask, "4.16", (40, 540), cv2.FONT_HERSHEY_SIMPLEX, 1.6, 255, 4)  # written over the corner
+    frames = find_frames(mask)
+    assert frames
+    assert np.hypot(*(frames[0].quad - truth).T).max() < 3.0
