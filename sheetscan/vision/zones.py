@@ -26,7 +26,7 @@ from sheetscan.vision._layout_fit import Measured, measure
 from sheetscan.vision._lines import dark_ratio
 from sheetscan.vision.sheet import RectifiedSheet, to_photo_points
 
-__all__ = ["SheetZones", "ZoneRegion", "locate_zones", "to_photo_points"]
+__all__ = ["SheetZones", "ZoneRegion", "draw_zones", "locate_zones", "to_photo_points"]
 
 Polygon = tuple[tuple[float, float], ...]
 
