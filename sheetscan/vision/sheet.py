@@ -126,8 +126,9 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     for channel, contrast in attempts:
         if channel not in ratios:
             ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
-        if contrast >= _CONTRASTS[0]:
+        if contrast >= _CONTRASTS[0] and channel == "min":
             # Faint lines (pencil) fade in and out: keep their faintest parts where they join darker ones.
+            # (Not in the brightest channel, used for ruled paper: its rulings sit just above the level.)
             mask = hysteresis(ratios[channel], contrast, contrast + 0.1)
         else:
             mask = u8(np.where(ratios[channel] < contrast, 255, 0).astype(np.uint8))
@@ -298,7 +299,7 @@ def _frame_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
     # Grainy pencil lines break up at this size; a small closing joins them again.
     mask = u8(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     frames = [(frame, mask) for frame in find_frames(mask, gray=dark)[:1]]
-    if not frames or frames[0][0].touches:
+    if not frames or frames[0][0].touches or frames[0][0].coverage < 0.9:
         cut = _paper_only(mask, dark)
         if cut is not None:
             frames += [(frame, cut) for frame in find_frames(cut, gray=dark)[:1]]
