@@ -196,21 +196,21 @@ def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width:
     they are coloured (blue, violet, red) while pencil and pens are darker in every channel, so when
     the sheet's inside is crowded with "ink", the brightest channel is used instead of the darkest.
     """
-    mask = np.zeros(image.shape[:2], np.uint8)
     left, top, right, bottom = (round(v) for v in frame)
-    best = 1.0
+    found: dict[str, tuple[float, NDArray[np.uint8]]] = {}
     for channel in ("min", "max"):
         ratio = dark_ratio(image, line_width=line_width, channel=channel)
         contrast = _line_contrast(ratio, frame, band=band)
+        if channel == "max":
+            # Rulings keep ~0.85-0.9 of the paper's brightness in this channel: stay below them.
+            contrast = min(contrast, 0.8)
         candidate = np.where(ratio < contrast, 255, 0).astype(np.uint8)
         inside = candidate[top:bottom, left:right]
-        density = float(np.count_nonzero(inside)) / max(1, inside.size)
-        if density < best:
-            mask, best = candidate, density
-        # Decision: a sheet's lines and writing cover well under a tenth of it; more is a ruling.
-        if density < 0.1:
-            break
-    return u8(mask)
+        found[channel] = (float(np.count_nonzero(inside)) / max(1, inside.size), candidate)
+    # Decision: the brightest channel only when it shows clearly less "ink" (under two thirds): then
+    # coloured rulings were part of it; otherwise the darkest, which keeps light coloured pens.
+    chosen = "max" if found["max"][0] < 0.67 * found["min"][0] else "min"
+    return u8(found[chosen][1])
 
 
 def _line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float, float], *,
@@ -371,11 +371,32 @@ def _edge_fraction(edge: str, x: float, y: float) -> float:
 
 
 def _geometry(layout: SheetLayout, p: Proportions, notes: list[str]) -> SheetGeometry:
+    """The layout's outlines for the measured proportions, giving up as little of them as possible.
+
+    A circle found in the wrong place (a digit's loop, a blot) must not throw away the measured
+    rectangles: first the circle, then the splits, then everything falls back to the usual values.
+    """
+    base = layout.default
     try:
         return layout.geometry(p)
     except ValueError as exc:
-        notes.append(f"the measured proportions do not fit the {layout.name} layout ({exc}); usual ones used")
-        return layout.geometry(replace(layout.default, aspect=p.aspect))
+        first = exc
+    middle = ((base.circle_center[0] + 0.5) / 2, (base.circle_center[1] + 0.5) / 2)
+    fallbacks = (
+        ("values for the circle", replace(p, circle_center=middle, circle_radius=base.circle_radius)),
+        ("values for the circle, the spoke and the splits",
+         replace(p, circle_center=middle, circle_radius=base.circle_radius, top_split=0.5, whist_splits=())),
+    )
+    for what, candidate in fallbacks:
+        try:
+            geometry = layout.geometry(candidate)
+        except ValueError:
+            continue
+        notes.append(f"the measured proportions do not fit the {layout.name} layout ({first}); usual "
+                     f"{what} used")
+        return geometry
+    notes.append(f"the measured proportions do not fit the {layout.name} layout ({first}); usual ones used")
+    return layout.geometry(replace(base, aspect=p.aspect))
 
 
 # --- turning upright ---------------------------------------------------------------------------------------
