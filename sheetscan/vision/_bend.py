@@ -19,7 +19,7 @@ from sheetscan.vision._lines import nearest_runs
 __all__ = ["Displacement", "fit_displacement"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class Displacement:
     """A smooth shift field over the sheet: `apply(points)` moves points onto the drawn lines."""
 

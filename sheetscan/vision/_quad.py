@@ -18,7 +18,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class FrameCandidate:
     """A closed four-sided outline of dark lines found in a mask."""
 

@@ -45,7 +45,7 @@ _REDUCE_FLAGS: Final = {
 BGRImage = U8
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class Photo:
     """A decoded photo, upright as its EXIF orientation says (all later coordinates refer to it)."""
 

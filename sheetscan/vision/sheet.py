@@ -36,7 +36,7 @@ _ATTEMPTS = (("min", 0.78), ("min", 0.62), ("max", 0.78), ("max", 0.62), ("min",
 _BUSY_ATTEMPTS = (("max", 0.78), ("max", 0.62), ("min", 0.62), ("min", 0.48), ("min", 0.78))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class RectifiedSheet:
     """The sheet cut out of the photo and seen straight on."""
 

@@ -51,7 +51,7 @@ class ZoneRegion:
     """The blocks the zone is written in (an L-shaped zone has two), each with its writing angles."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class SheetZones:
     """The sheet turned upright with every zone located."""
 
