@@ -94,7 +94,8 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     """Find the sheet (printed form or hand-drawn) in `photo` and rectify it.
 
     Raises `NoSheetError` when neither a form's markers nor a drawn outer rectangle are found. A sheet
-    that runs off the photo is returned with `partial=True` and a note saying which side.
+    that runs off the photo is returned with `partial=True` and a note saying which side. `debug` (a
+    callable or a folder) receives `01_photo_sheet` (the outline found, on the photo) and `02_rectified`.
     """
     small, scale = photo.preview(_PREVIEW_SIDE)
     gray = u8(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))

@@ -107,7 +107,8 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     """Find the layout, its rotation and every zone of a rectified sheet.
 
     `players` (3 or 4), when known, restricts the layouts considered for a hand-drawn sheet. Raises
-    `NoSheetError` when the rectangle found holds no pulka sheet's lines.
+    `NoSheetError` when the rectangle found holds no pulka sheet's lines. `debug` (a callable or a
+    folder) receives `03_zones`, the upright sheet with every zone outlined and numbered.
     """
     if players is not None and players not in (3, 4):
         raise ValueError(f"players must be 3 or 4, not {players}")
