@@ -180,17 +180,33 @@ def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float
     return groups
 
 
+def _two_groups(values: npt.NDArray[np.float64]) -> tuple[
+        float, float, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The split of sorted `values` into a lower and an upper group with the most variance between
+    them (Otsu): (threshold, score, lower, upper)."""
+    best, best_score = float(values[-1]), 0.0
+    lower, upper = values, values[:0]
+    for i in range(1, values.size):
+        low, high = values[:i], values[i:]
+        score = float(low.size * high.size * (high.mean() - low.mean()) ** 2)
+        if score > best_score:
+            best, best_score, lower, upper = float(low[-1] + high[0]) / 2, score, low, high
+    return best, best_score, lower, upper
+
+
 def _undotted_gaps(glyphs: list[Glyph], dots: list[Blob], height: float) -> list[float]:
     """The spaces between neighbouring glyphs of a row that have no dot between them."""
     gaps = []
     for a, b in itertools.pairwise(glyphs):
+        if a.crossed and b.crossed:
+            continue
         left, right = a.box[0] + a.box[2], b.box[0]
         if not any(left - 0.15 * height <= d.cx <= right + 0.15 * height for d in dots):
             gaps.append(float(right - left))
     return gaps
 
 
-def split_gap(gaps: list[float], *, height: float, most: float = 0.8, least: float = 0.2) -> float:
+def split_gap(gaps: list[float], *, height: float, most: float = 0.8, least: float = 0.05) -> float:
     """The widest space still taken as a space between two digits of one number.
 
     The spaces of one writer fall in two groups: between digits (small, often none) and between
@@ -201,13 +217,12 @@ def split_gap(gaps: list[float], *, height: float, most: float = 0.8, least: flo
     values = np.sort(np.asarray(gaps, dtype=np.float64)) / max(height, 1e-9)
     if values.size < 4:
         return most * height
-    best, best_score = most, 0.0
-    for i in range(1, values.size):
-        low, high = values[:i], values[i:]
-        score = low.size * high.size * (high.mean() - low.mean()) ** 2
-        if score > best_score:
-            best, best_score = (low[-1] + high[0]) / 2, score
-            lower, upper = low, high
+    best, best_score, lower, upper = _two_groups(values)
+    while upper.size == 1 and values.size > 4:
+        # One far space alone (before a number written further along) is not a group: look again
+        # without it.
+        values = values[:-1]
+        best, best_score, lower, upper = _two_groups(values)
     if best_score == 0.0 or upper.mean() < lower.mean() + 0.15 or upper[0] < 1.3 * max(lower[-1], 0.05):
         return most * height
     return float(np.clip(best, least, most)) * height
@@ -256,8 +271,8 @@ def _glyphs(row: list[Blob], *, height: float) -> list[Glyph]:
     return [Glyph(blobs=tuple(g)) for g in glyphs]
 
 
-def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float,
-                   widest: float) -> list[list[Glyph]]:
+def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float, widest: float,
+                   gap_struck: float = 0.8) -> list[list[Glyph]]:
     """Runs of glyphs between dots and gaps wider than `widest` pixels."""
     runs: list[list[Glyph]] = []
     for glyph in glyphs:
@@ -266,7 +281,9 @@ def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float,
             box = glyph.box
             left, right = previous[0] + previous[2], box[0]
             dotted = any(left - 0.15 * height <= d.cx <= right + 0.15 * height for d in dots)
-            if not dotted and right - left <= widest:
+            # What one strike ran through is one number, whatever the spaces its erasing left.
+            struck = glyph.crossed and runs[-1][-1].crossed and right - left <= gap_struck * height
+            if struck or (not dotted and right - left <= widest):
                 runs[-1].append(glyph)
                 continue
         runs.append([glyph])

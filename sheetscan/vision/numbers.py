@@ -536,5 +536,7 @@ def _score(readings: list[NumberReading], *, crossed: list[bool]) -> float:
     if not logs:
         return -20.0
     steps = [b - a for a, b in itertools.pairwise(values)]
-    monotone = max(sum(s >= 0 for s in steps), sum(s <= 0 for s in steps)) / len(steps) if steps else 0.5
+    # Strictly: a running total that repeats is no total (digits of a turned number read one by one
+    # often repeat).
+    monotone = max(sum(s > 0 for s in steps), sum(s < 0 for s in steps)) / len(steps) if steps else 0.5
     return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs)
