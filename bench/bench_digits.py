@@ -263,8 +263,8 @@ def main() -> None:
     numbers_photo, numbers_clean, values = [], [], []
     for _ in range(args.numbers):
         chosen = rng.integers(len(images), size=int(rng.integers(2, 4)))
-        if labels[chosen[0]] == 0:  # nobody writes a leading zero
-            chosen = chosen[1:] if len(chosen) == 3 else chosen
+        while labels[chosen[0]] == 0:  # nobody writes a leading zero
+            chosen[0] = rng.integers(len(images))
         values.append(int("".join(str(labels[i]) for i in chosen)))
         numbers_photo.append(photo_number(rng, [images[i] for i in chosen]))
         numbers_clean.append(clean_number(rng, [images[i] for i in chosen]))
