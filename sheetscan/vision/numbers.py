@@ -516,8 +516,9 @@ def _score(readings: list[NumberReading], *, crossed: list[bool]) -> float:
 
     The mean log-confidence, plus the share of neighbouring totals that move in the block's main
     direction (pulka may be counted down), minus the share of numbers with a leading zero (a total
-    read upside down ends up with its last digit, often 0, in front). An empty block scores lowest
-    but one: no reading is better than a wrong one only when nothing reads at all.
+    read upside down ends up with its last digit, often 0, in front), plus a little for numbers of
+    more than one digit (read a quarter turn off, a number falls apart into single digits). An empty
+    block scores lowest but one: no reading is better than a wrong one only when nothing reads at all.
     """
     values: list[int] = []
     logs: list[float] = []
@@ -539,4 +540,7 @@ def _score(readings: list[NumberReading], *, crossed: list[bool]) -> float:
     # Strictly: a running total that repeats is no total (digits of a turned number read one by one
     # often repeat).
     monotone = max(sum(s > 0 for s in steps), sum(s < 0 for s in steps)) / len(steps) if steps else 0.5
-    return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs)
+    # Read across the writing (a quarter turn off), every "number" is one digit of a column: longer
+    # numbers mean the digits were found side by side, as written.
+    length = sum(min(len(r.digits), 3) for r in readings) / len(readings) - 1.0
+    return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs) + 0.3 * length
