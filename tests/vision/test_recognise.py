@@ -284,6 +284,13 @@ def test_tesseract_reads_a_printed_number_through_the_interface() -> None:
     assert [d.digit for d in reading.digits] == [3, 0, 5]
 
 
+def test_tesseract_reads_a_printed_digit_alone() -> None:
+    tesseract = TesseractRecognizer(workers=1)
+    (reading,) = tesseract.read_digits([_printed_number("7").gray])
+    assert reading.digit == 7, str(reading)
+    assert reading.noise == 0.0  # Tesseract cannot tell noise from a digit
+
+
 def test_scripted_recognizer_replays_values_in_order() -> None:
     numbers = [_printed_number("1")] * 3
     scripted = ScriptedRecognizer([12, 7, 140], confidence=0.9)
