@@ -268,7 +268,36 @@ def _glyphs(row: list[Blob], *, height: float) -> list[Glyph]:
                 current.append(blob)
                 continue
         glyphs.append([blob])
-    return [Glyph(blobs=tuple(g)) for g in glyphs]
+    return [Glyph(blobs=tuple(g)) for g in _join_fragments(glyphs, height=height)]
+
+
+def _join_fragments(glyphs: list[list[Blob]], *, height: float) -> list[list[Blob]]:
+    """Glyphs too small to be a digit (a piece of a faint or broken stroke, a stray mark) join the
+    nearer neighbour within a third of a digit, or are dropped when tiny; a "1" is tall, so it is
+    never taken for a fragment."""
+    changed = True
+    while changed:
+        changed = False
+        for i, glyph in enumerate(glyphs):
+            x, _, w, h = union_box(tuple(glyph))
+            if h >= 0.55 * height or w >= 0.5 * height:
+                continue
+            gaps = []
+            if i > 0:
+                left = union_box(tuple(glyphs[i - 1]))
+                gaps.append((x - (left[0] + left[2]), i - 1))
+            if i + 1 < len(glyphs):
+                gaps.append((glyphs[i + 1][0].x - (x + w) if glyphs[i + 1] else 0, i + 1))
+            near = [(d, j) for d, j in gaps if d <= height / 3]
+            if near:
+                _, j = min(near)
+                glyphs[j] = sorted(glyphs[j] + glyph, key=lambda b: b.x)
+            elif max(w, h) >= 0.42 * height:
+                continue
+            del glyphs[i]
+            changed = True
+            break
+    return glyphs
 
 
 def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float, widest: float,
