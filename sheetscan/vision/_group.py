@@ -149,14 +149,19 @@ def is_speck(blob: Blob, *, height: float, stroke: float) -> bool:
     return max(blob.w, blob.h) < 0.42 * height and not is_dot(blob, height=height, stroke=stroke)
 
 
-def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float = 0.8) -> list[Group]:
+def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float = 0.8,
+                  longest: int = 3) -> list[Group]:
     """Group a zone's blobs into numbers in the order they were written (rows top down, left to right).
 
     `height` is the zone's digit height, `stroke` the pen's width; numbers are split at dots, and at
     gaps wider than the writer's own spaces between digits (`split_gap`, at most `gap` × `height`):
     a dot written close enough to touch the digit before it is lost in that digit, and then only the
-    space after it tells the numbers apart.
+    space after it tells the numbers apart. A run of more than `longest` glyphs is cut at its widest
+    spaces.
     """
+    # Decision: no written number has more than three digits (longest=3) because running totals on a
+    # pulka sheet stay below 1000 whists in the games the rules documents describe; a longer run is
+    # numbers whose dots were lost.
     if height <= 0:
         return []
     marks = [b for b in blobs if not is_speck(b, height=height, stroke=stroke)]
@@ -176,8 +181,18 @@ def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float
     groups: list[Group] = []
     for index, (glyphs, row_dots) in enumerate(lines):
         for glyph_run in _split_at_dots(glyphs, row_dots, height=height, widest=widest):
-            groups.append(Group(glyphs=tuple(glyph_run), row=index))
+            for part in _split_long(glyph_run, longest=longest):
+                groups.append(Group(glyphs=tuple(part), row=index))
     return groups
+
+
+def _split_long(run: list[Glyph], *, longest: int) -> list[list[Glyph]]:
+    """A run of more than `longest` glyphs cut at its widest spaces: numbers whose dots were lost."""
+    if len(run) <= longest or all(g.crossed for g in run):
+        return [run]
+    gaps = [b.box[0] - (a.box[0] + a.box[2]) for a, b in itertools.pairwise(run)]
+    cut = int(np.argmax(gaps)) + 1
+    return _split_long(run[:cut], longest=longest) + _split_long(run[cut:], longest=longest)
 
 
 def _two_groups(values: npt.NDArray[np.float64]) -> tuple[
