@@ -53,7 +53,7 @@ _SMALLEST_DIGIT = 0.008
 # Added to the score of a block's usual writing angle (log-confidence units).
 _USUAL_BONUS = 0.25
 # How many numbers of a block are read at every candidate angle to choose the block's angle.
-_SAMPLE = 6
+_SAMPLE = 10
 
 
 class ZoneLike(Protocol):
