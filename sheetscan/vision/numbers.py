@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import cv2
@@ -194,7 +194,31 @@ def find_numbers(ink: Ink, zones: ZonesLike, *, gap: float = 0.8) -> Tokens:
     if zones.circle is not None:
         members = np.flatnonzero(owner == CIRCLE) + 1
         target = _cut_block(ink, labels, stats, members, CIRCLE, 0, (0, 180, 90, -90), stroke, gap)
+    if str(getattr(zones, "layout", "")).startswith("form"):
+        blocks = _without_print(blocks)
     return Tokens(blocks=tuple(blocks), target=target)
+
+
+def _ink_level(token: NumberToken) -> float:
+    """How dark the token's ink is (the 90th percentile of its strokes' strength)."""
+    gray = token.image.gray
+    strokes = gray[gray > 40]
+    return float(np.percentile(strokes, 90)) if strokes.size else 0.0
+
+
+def _without_print(blocks: list[ZoneTokens], *, share: float = 0.55) -> list[ZoneTokens]:
+    """The blocks without the form's printed labels (пуля, гора, висты, имя): printed in light grey,
+    far fainter than any pen; a "number" whose ink is below `share` of the sheet's typical ink is one.
+
+    Decision: only on printed forms (their labels are known to be light grey); a hand-drawn sheet
+    may hold a pencil writer next to pen writers, whose faint numbers must stay.
+    """
+    levels = [_ink_level(t) for b in blocks for t in b.candidates[0][1]] if blocks else []
+    if len(levels) < 5:
+        return blocks
+    floor = share * float(np.median(levels))
+    return [replace(b, candidates=tuple((a, tuple(t for t in numbers if _ink_level(t) >= floor))
+                                        for a, numbers in b.candidates)) for b in blocks]
 
 
 def _components(mask: Mask) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
