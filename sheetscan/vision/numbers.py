@@ -47,7 +47,7 @@ Mask = npt.NDArray[np.uint8]
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 
 # A glyph wider than this (in digit heights) may be two touching digits: both cuts are read.
-_AMBIGUOUS_WIDTH = 0.9
+_AMBIGUOUS_WIDTH = 0.75
 # The smallest digit height, as a share of the sheet image's shorter side.
 _SMALLEST_DIGIT = 0.008
 # Added to the score of a block's usual writing angle (log-confidence units).
@@ -101,8 +101,9 @@ class NumberToken:
     """The crop turned to read normally, with its digit boxes, for the recogniser."""
     crossed_out: bool
     """A long stroke runs through most of its digits."""
-    other_cuts: tuple[NumberImage, ...] = ()
-    """Other ways to cut it into digits (a wide glyph as one digit, or as two touching ones)."""
+    glyph_cuts: tuple[tuple[tuple[_group.Box, ...], ...], ...] = ()
+    """For each glyph, the ways to cut it into digit boxes (in `image` coordinates), the one used in
+    `image` first: a wide glyph may be one wide digit or two touching ones."""
 
 
 @dataclass(frozen=True)
@@ -422,20 +423,25 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
         image = _number_image(group, turned, turned_strength, labels, height, width)
         if image is None:
             continue
-        crop, cuts, (bx, by, bw, bh) = image
+        crop, options, (bx, by, bw, bh) = image
         corners = [(bx, by), (bx + bw, by), (bx + bw, by + bh), (bx, by + bh)]
         quad = tuple(_unturn(p, turns, mask.shape, origin) for p in corners)
-        images = [NumberImage(gray=crop, digit_boxes=tuple(c)) for c in cuts]
+        boxes = tuple(box for glyph in options for box in glyph[0])
+        cuts = tuple(tuple(tuple(option) for option in glyph) for glyph in options)
         tokens.append(NumberToken(zone=zone, angle=angle, row=group.row, quad=quad,  # type: ignore[arg-type]
-                                  image=images[0], other_cuts=tuple(images[1:]), crossed_out=group.crossed))
+                                  image=NumberImage(gray=crop, digit_boxes=boxes), glyph_cuts=cuts,
+                                  crossed_out=group.crossed))
     return tokens
 
 
+Cuts = list[list[list[_group.Box]]]
+
+
 def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.NDArray[np.int32],
-                  height: float, width: float) -> tuple[Mask, list[list[_group.Box]], _group.Box] | None:
-    """The number's own ink (other numbers' ink blanked) with a margin, and its digit boxes: the
-    likeliest cut first, then the other way to cut it when a glyph could be one wide digit or two
-    touching ones (the recogniser decides between them)."""
+                  height: float, width: float) -> tuple[Mask, Cuts, _group.Box] | None:
+    """The number's own ink (other numbers' ink blanked) with a margin, and for each glyph its ways to
+    be cut into digits: the likeliest first, then the other when the glyph could be one wide digit or
+    two touching ones (the recogniser decides between them)."""
     x, y, w, h = group.box
     margin = max(2, round(0.15 * height))
     cx0, cy0 = max(0, x - margin), max(0, y - margin)
@@ -444,20 +450,20 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
     # Keep the soft edge of the strokes (below the ink threshold) for a natural grey digit.
     own = np.asarray(cv2.dilate(own, np.ones((3, 3), np.uint8)), dtype=np.uint8)
     crop = np.where(own > 0, strength[cy0:cy1, cx0:cx1], 0).astype(np.uint8)
-    likely: list[_group.Box] = []
-    other: list[_group.Box] = []
+
+    def shifted(boxes: list[_group.Box]) -> list[_group.Box]:
+        return [(bx - cx0, by - cy0, bw, bh) for bx, by, bw, bh in boxes]
+
+    options: list[list[list[_group.Box]]] = []
     for glyph in group.glyphs:
         cut = _group.digit_boxes(glyph, mask, height=height, width=width)
-        whole = [glyph.box]
-        maybe = _group.digit_boxes(glyph, mask, height=height, width=width, wide=_AMBIGUOUS_WIDTH)
-        likely.extend(cut)
-        # A glyph between _AMBIGUOUS_WIDTH and the cut width may be two digits; one cut wide may be one.
-        other.extend(whole if len(cut) > 1 else maybe)
-    if not likely:
+        # A glyph between _AMBIGUOUS_WIDTH and the cut width may be two digits; one cut may be one.
+        other = [glyph.box] if len(cut) > 1 else _group.digit_boxes(glyph, mask, height=height, width=width,
+                                                                     wide=_AMBIGUOUS_WIDTH)
+        options.append([shifted(cut)] if other == cut else [shifted(cut), shifted(other)])
+    if not options:
         return None
-    cuts = [likely] if other == likely else [likely, other]
-    shifted = [[(bx - cx0, by - cy0, bw, bh) for bx, by, bw, bh in boxes] for boxes in cuts]
-    return crop, shifted, (x, y, w, h)
+    return crop, options, (x, y, w, h)
 
 
 def _unturn(point: tuple[float, float], turns: int, shape: tuple[int, ...],
@@ -502,19 +508,17 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     rest = [t for _, numbers in chosen for t in numbers[_SAMPLE:]]
     readings = dict(zip(map(id, rest), _read(recognizer, rest), strict=True))
     readings.update(sampled)
-    # Third pass: numbers that could be cut another way keep the cut that reads best.
-    doubtful = [t for _, numbers in chosen for t in numbers if t.other_cuts]
-    images = [image for t in doubtful for image in t.other_cuts]
-    others = iter(recognizer.read_numbers(images) if images else [])
-    for token in doubtful:
-        for _ in token.other_cuts:
-            other = next(others)
-            if _confidence(other) > _confidence(readings[id(token)]):
-                readings[id(token)] = other
+    # Third pass: each glyph that could be cut two ways is read both ways on its own, and a number
+    # with a glyph better cut the other way is read again with that cut.
+    final = {id(t): t for _, numbers in chosen for t in numbers}
+    recut = _recut(recognizer, [t for t in final.values() if any(len(c) > 1 for c in t.glyph_cuts)])
+    for key, reading in zip(recut, _read(recognizer, list(recut.values())), strict=True):
+        readings[key] = reading
+        final[key] = recut[key]
     by_zone: dict[int, tuple[list[int], list[ReadNumber]]] = {}
     target: ReadNumber | None = None
     for block, (angle, numbers) in zip(blocks, chosen, strict=True):
-        read = [ReadNumber(token=t, reading=readings[id(t)]) for t in numbers]
+        read = [ReadNumber(token=final[id(t)], reading=readings[id(t)]) for t in numbers]
         if block.zone == CIRCLE:
             target = max(read, key=lambda r: r.confidence * r.token.image.gray.size, default=None)
             continue
@@ -523,6 +527,35 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
         zone_numbers.extend(read)
     zones = tuple(ZoneNumbers(zone=z, angles=tuple(a), numbers=tuple(n)) for z, (a, n) in by_zone.items())
     return SheetNumbers(zones=zones, target=target)
+
+
+def _recut(recognizer: Recognizer, tokens: list[NumberToken]) -> dict[int, NumberToken]:
+    """For tokens with glyphs that can be cut two ways: each such glyph read each way on its own, the
+    way with the more confident reading kept. Returns the tokens whose cut changed (by the id of the
+    token they replace)."""
+    jobs: list[tuple[int, int, int]] = []
+    images: list[NumberImage] = []
+    for ti, token in enumerate(tokens):
+        for gi, options in enumerate(token.glyph_cuts):
+            if len(options) > 1:
+                for oi, option in enumerate(options):
+                    jobs.append((ti, gi, oi))
+                    images.append(NumberImage(gray=token.image.gray, digit_boxes=option))
+    if not jobs:
+        return {}
+    best: dict[tuple[int, int], tuple[float, int]] = {}
+    for (ti, gi, oi), reading in zip(jobs, recognizer.read_numbers(images), strict=True):
+        confidence = _confidence(reading)
+        if (ti, gi) not in best or confidence > best[(ti, gi)][0]:  # ties keep the likelier cut
+            best[(ti, gi)] = (confidence, oi)
+    out: dict[int, NumberToken] = {}
+    for ti, token in enumerate(tokens):
+        picks = [best.get((ti, gi), (0.0, 0))[1] for gi in range(len(token.glyph_cuts))]
+        if any(picks):
+            boxes = tuple(box for options, pick in zip(token.glyph_cuts, picks, strict=True)
+                          for box in options[pick])
+            out[id(token)] = replace(token, image=NumberImage(gray=token.image.gray, digit_boxes=boxes))
+    return out
 
 
 def _confidence(reading: NumberReading) -> float:
