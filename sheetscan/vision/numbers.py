@@ -320,13 +320,9 @@ def _line_remnants(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],
     contour = outline.astype(np.float32).reshape(-1, 1, 2)
     edges = np.roll(outline, -1, axis=0) - outline
     reach = max(12.0, 3.0 * stroke)
-    sizes = np.maximum(stats[members, cv2.CC_STAT_WIDTH], stats[members, cv2.CC_STAT_HEIGHT])
-    big = sizes[sizes >= 2.5 * stroke]
-    # Longer than the zone's typical digit: a "1" written close to an edge is about a digit long.
-    shortest = 1.3 * float(np.median(big)) if big.size else 2.5 * stroke
     for label in members:
         x, y, w, h, _ = (int(v) for v in stats[label])
-        if max(w, h) < shortest:
+        if max(w, h) < 2.5 * stroke:
             continue
         points = np.argwhere(labels[y:y + h, x:x + w] == label)[:, ::-1] + np.array([x, y])
         points = np.ascontiguousarray(points, dtype=np.float32)
