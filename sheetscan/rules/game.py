@@ -88,7 +88,8 @@ class Deal:
     contract: Contract | None = None
     """The contract (the misère for a misère; None on raspasy)."""
     defence: Mapping[str, Defence] = field(default_factory=dict)
-    """What each defender said, in the order they spoke (games only)."""
+    """What each defender said, in the order they spoke (games only); with four players a dealer who took
+    the whist last (003) follows as `whist`."""
     play: Play | None = None
     """Open or closed play of a lone whister; None when it does not apply or was not recorded."""
     tricks: Mapping[str, int] | None = None

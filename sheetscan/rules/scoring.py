@@ -2,7 +2,8 @@
 
 Sources (../shared/rules/): 004_245209cfcabb2668.txt (the tables «Запись в пульку и в гору», consolation,
 greedy and gentleman whist with their worked splits), 003_a371dc90d91a654b.txt (the Code: who answers for
-a shortfall when two whist, полвиста, returned whist, both passing on 8 and 9, the checked 10),
+a shortfall when two whist, полвиста, returned whist, the dealer's whist when four play, both passing on 8
+and 9, the checked 10),
 000_bb055394086558d5.txt (the duties; greedy and gentleman conventions). Behaviour differences between
 variants come from `Options` and the variant's `PriceRow`s, never from its name.
 """
@@ -29,20 +30,36 @@ def _consolation(config: GameConfig, row: PriceRow) -> int:
     return row.whist if fixed == "price" else fixed
 
 
-def _check_defence(deal: Deal, config: GameConfig, contract: Contract, defenders: tuple[str, str]) -> bool:
-    """Validate what the defenders said; return True when the 10 is checked rather than whisted."""
+def _check_defence(deal: Deal, config: GameConfig, contract: Contract,
+                   defenders: tuple[str, str]) -> tuple[bool, bool]:
+    """Validate what the defenders (and, with four, the dealer) said.
+
+    Returns (checked, dealer whists): whether the 10 is checked rather than whisted, and whether the
+    dealer who sat out took the whist (003, the dealer's right when four play)."""
     options = config.options
     said = deal.defence
-    extra = [name for name in said if name not in defenders]
+    four = len(config.players) == 4
+    extra = [name for name in said if name not in defenders and not (four and name == deal.dealer)]
     if extra:
+        if extra[0] == deal.dealer:
+            # With three the dealer declared (a defender-dealer is in `defenders`): only four give him a
+            # late whist.
+            raise RuleViolationError(
+                f"{extra[0]} cannot whist or pass: he dealt and declares; the dealer's late whist exists "
+                f"only when four play (003: «При игре вчетвером право вернуть вист принадлежит также и "
+                f"сдатчику»)")
         raise RuleViolationError(f"{extra[0]} cannot whist or pass: the defenders of {deal.declarer}'s "
                                  f"{contract} are {defenders[0]} and {defenders[1]}")
+    dealer_spoke = four and deal.dealer in said
     checked = options.ten_checked and contract.level == 10
     if checked:
+        if dealer_spoke:
+            raise RuleViolationError(f"{contract} is checked, not whisted (option ten_checked); the dealer "
+                                     f"{deal.dealer} has no whist to take")
         if any(value is not Defence.PASS for value in said.values()):
             raise RuleViolationError(f"{contract} is checked, not whisted (option ten_checked); "
                                      "record no defence, or pass")
-        return True
+        return True, False
     missing = [name for name in defenders if name not in said]
     if missing:
         raise InvalidInputError(f"defence: {missing[0]} said nothing; each defender says whist, pass or half")
@@ -61,7 +78,43 @@ def _check_defence(deal: Deal, config: GameConfig, contract: Contract, defenders
     both_whist = first is Defence.WHIST and second is Defence.WHIST
     if options.stalingrad and contract == Contract(6, Suit.SPADES) and not both_whist:
         raise RuleViolationError("6♠ must be whisted by both defenders (option stalingrad)")
-    return False
+    if dealer_spoke:
+        _check_dealer_whist(deal, contract, defenders)
+    return False, dealer_spoke
+
+
+def _check_dealer_whist(deal: Deal, contract: Contract, defenders: tuple[str, str]) -> None:
+    """The dealer who sat out may whist last, once neither defender whisted (four players only).
+
+    003: «При игре вчетвером право вернуть вист принадлежит также и сдатчику … Право это принадлежит
+    сдатчику в последнюю очередь, т.е. один говорит «пас», второй говорит «полвиста», первый снова говорит
+    «пас» и только тогда спрашивают у сдатчика, не пожелает ли он вистовать» and «На восьмерной и более
+    старших играх после двух пасов право завистовать сохраняется только у сдатчика».
+    """
+    dealer, said = deal.dealer, deal.defence
+    if said[dealer] is not Defence.WHIST:
+        # Decision: the dealer is written only when he takes the whist, because his silence changes
+        # nothing (he has no cards and no duty), and a record then reads exactly as one without him; the
+        # engine writes no dealer's pass either.
+        raise RuleViolationError(
+            f"the dealer {dealer} said {said[dealer]}: the dealer is written in \"defence\" only when he "
+            f"whists (003: his right is to whist last); leave his pass out")
+    if list(said)[-1] != dealer:
+        # Decision: `defence` is in speaking order (FORMATS.md), and 003 gives the dealer the last word.
+        raise RuleViolationError(f"the dealer {dealer} speaks last (003: «Право это принадлежит сдатчику в "
+                                 f"последнюю очередь»), so he comes after {defenders[0]} and {defenders[1]}")
+    whisted = [name for name in defenders if said[name] is Defence.WHIST]
+    if whisted:
+        raise RuleViolationError(
+            f"the dealer {dealer} cannot whist: {whisted[0]} already whisted {deal.declarer}'s {contract}; "
+            f"the dealer's whist comes only after both defenders declined (003)")
+    # Left: pass-pass on any level, or pass-half on 6 and 7 (`_check_defence` refused полвиста elsewhere).
+    # 003 allows pass-half (the first passer then declined to return the whist: «первый снова говорит
+    # «пас»») and pass-pass on 8 and up. Decision: pass-pass on 6 and 7 is allowed too, with or without
+    # полвиста, because (1) the engine writes a half taken back as "pass" (003: the half-sayer «считается
+    # спасовавшим»), so pass-pass-dealer is also the record of 003's own example and the two cannot be
+    # told apart; (2) without полвиста 6 and 7 stand as 8 does, where two passes leave the whist to the
+    # dealer; (3) 000 «Питер»: «Сдававший может вернуть вист на любой игре». The writing is the same.
 
 
 def _score_game(deal: Deal, config: GameConfig) -> DealScore:
@@ -74,10 +127,15 @@ def _score_game(deal: Deal, config: GameConfig) -> DealScore:
     others = [name for name in active if name != declarer]
     first, second = config.left_of(declarer, others)
     defenders = (first, second)
-    checked = _check_defence(deal, config, contract, defenders)
+    checked, dealer_whists = _check_defence(deal, config, contract, defenders)
     whisters = [name for name in defenders if deal.defence.get(name) is Defence.WHIST]
+    if dealer_whists:
+        whisters = [deal.dealer]
     if deal.play is not None and (len(whisters) != 1 or checked):
-        raise InvalidInputError("play (open/closed) is recorded only when exactly one defender whisted")
+        # Decision: the dealer who whisted is the one whister, and his "play" may say open or closed
+        # (the engine writes open): it changes no writing (004: «независимо от того, происходил ли
+        # розыгрыш в светлую или втемную»).
+        raise InvalidInputError("play (open/closed) is recorded only when exactly one player whisted")
     out = _Entries()
     if checked and deal.tricks is None:
         out.pulka[declarer] += row.pulka
@@ -110,11 +168,16 @@ def _score_game(deal: Deal, config: GameConfig) -> DealScore:
         # A failed check: both opponents write as whisters without duty (they took no risk).
         for name in defenders:
             out.whists[(name, declarer)] += tricks[name] * row.whist + consolation
+    elif dealer_whists:
+        _dealer_whist(out, row, config, declarer, deal.dealer, defenders, tricks, consolation)
     elif len(whisters) == 2:
         _two_whisters(out, config, row, declarer, defenders, tricks, consolation)
     else:
         _one_whister(out, config, row, declarer, whisters[0], defenders, tricks, consolation)
-    if consolation and config.options.consolation_to is ConsolationTo.ALL and len(config.players) == 4:
+    if (consolation and config.options.consolation_to is ConsolationTo.ALL and len(config.players) == 4
+            and not dealer_whists):
+        # Decision: a dealer who whisted writes his consolation once, as the whister, not a second time as
+        # the one who sat out.
         out.whists[(deal.dealer, declarer)] += consolation
     return out.score(undertricks == 0, True)
 
@@ -159,6 +222,34 @@ def _one_whister(out: _Entries, config: GameConfig, row: PriceRow, declarer: str
     short = row.duty - team
     if short > 0:
         out.gora[whister] += short * row.whister_shortfall(config.options.whist_responsibility)
+
+
+def _dealer_whist(out: _Entries, row: PriceRow, config: GameConfig, declarer: str, dealer: str,
+                  defenders: tuple[str, str], tricks: Mapping[str, int], consolation: int) -> None:
+    """The dealer who sat out took the whist (four players): he is the lone whister of both hands.
+
+    003: the dealer's right is to «вернуть вист»; whoever returns the whist whists alone, and «все взятки с
+    его руки принадлежат вистующему»: the dealer plays the two defenders' hands, so every defending trick is
+    his and so is the whole duty. A half said before is void (003: the half-sayer «теряет право вистовать и
+    считается спасовавшим»), so both defenders are passers.
+    """
+    team = tricks[defenders[0]] + tricks[defenders[1]]
+    out.whists[(dealer, declarer)] += team * row.whist + consolation
+    # Decision: the passers write only their consolation, in every whist style. 004's gentleman halving is
+    # «когда вистовал один, а другой пасовал»: a bargain between the two defenders, one whisting and one
+    # passing. Here both defenders declined and the dealer, who holds no cards, alone took the risk; the
+    # rule names no share for a third party, and equal thirds are often not whole whists (Leningrad 7 down
+    # one: 4×8 + 3×8 = 56). 000's gentleman list points the same way: there a defender who declined
+    # («уходивший за полвиста») and saw the whist returned «вистов при ремизе разыгрывающего не пишет».
+    # Each passer keeps his consolation, because 003 makes the half-sayer «спасовавшим» and every passer
+    # writes it (004).
+    for name in defenders:
+        out.whists[(name, declarer)] += consolation
+    short = row.duty - team
+    if short > 0:
+        # 003 «Ответственный вист» / «Полуответственный вист»: the variant's responsibility, as for any
+        # lone whister.
+        out.gora[dealer] += short * row.whister_shortfall(config.options.whist_responsibility)
 
 
 def _greedy(out: _Entries, declarer: str, whister: str, passer: str, for_tricks: int,
