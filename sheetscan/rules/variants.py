@@ -236,8 +236,8 @@ PITER = Variant(
     # Decision: «На восьмерной и девятерной играх второй вист – ответственный» is read as the Code's rule
     # (003: on 8, 9, 10 the second whister answers for the shortfall), which scoring applies in every
     # variant, at the variant's half responsibility.
-    # Not modelled (no field in FORMATS.md): leaving «без трёх» without whists, the dealer returning the
-    # whist, the misère shared with the dealer, misère without talon.
+    # Not modelled (no field in FORMATS.md): leaving «без трёх» without whists, the misère shared with the
+    # dealer, misère without talon. (The dealer returning the whist is scored for every variant.)
     exit_needs_made=True,
     exit_needs_whist=True,
     based_on="leningrad",
