@@ -48,6 +48,8 @@ Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tupl
 
 # A glyph wider than this (in digit heights) may be two touching digits: both cuts are read.
 _AMBIGUOUS_WIDTH = 0.75
+# A number needs a glyph at least this share of the block's digit height.
+_LOWEST_DIGIT = 0.6
 # The smallest digit height, as a share of the sheet image's shorter side.
 _SMALLEST_DIGIT = 0.008
 # Added to the score of a block's usual writing angle (log-confidence units).
@@ -420,6 +422,8 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
     groups = _group.group_numbers(blobs, height=height, stroke=stroke, gap=gap)
     width = _group.typical_width(groups, height=height)
     for group in groups:
+        if all(g.box[3] < _LOWEST_DIGIT * height for g in group.glyphs) and not group.crossed:
+            continue  # no digit in it stands as tall as a digit: a bit of line, a smudge
         image = _number_image(group, turned, turned_strength, labels, height, width)
         if image is None:
             continue
