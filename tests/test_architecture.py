@@ -62,3 +62,17 @@ def test_the_command_line_lists_its_commands() -> None:
 
     help_text = _parser().format_help()
     assert "COMMAND" in help_text
+
+
+def test_the_public_api_resolves_and_the_rules_side_does_not_load_opencv() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, sheetscan\n"
+        "assert 'cv2' not in sys.modules, 'import sheetscan loaded cv2'\n"
+        "missing = [n for n in sheetscan.__all__ if not hasattr(sheetscan, n)]\n"
+        "assert not missing, missing\n"
+        "assert 'cv2' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
