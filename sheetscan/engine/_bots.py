@@ -93,7 +93,7 @@ class Bots:
         if deal.bid == MISERE_RANK:
             for _ in range(2):
                 # Put away the card whose removal leaves the fewest catchable cards, the highest on ties.
-                hand &= ~(1 << min((misere_bad(hand & ~(1 << i)), -(i & 7), i) for i in _bits(hand))[2])
+                hand &= ~(1 << min((misere_bad(hand & ~(1 << i)), -(i & 7), i) for i in indices(hand))[2])
             return deal.hands[deal.declarer] & ~hand, MISERE_RANK
         best: tuple[float, int, int] | None = None
         for strain in _STRAINS:
@@ -106,7 +106,7 @@ class Bots:
                 return rank + 4 * lengths[suit] + (60 if rank == 7 else 0) + (25 if rank == 6 and
                                                                                 lengths[suit] > 1 else 0)
 
-            a, b = sorted(_bits(hand), key=value)[:2]
+            a, b = sorted(indices(hand), key=value)[:2]
             kept = hand & ~(1 << a) & ~(1 << b)
             choice = _contract_in(kept, strain, deal.bid)
             if choice is not None and (best is None or choice[0] > best[0]):
@@ -201,15 +201,6 @@ def play_deal(deal: DealState, bots: Bots) -> DealState:
     return deal
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _contract_in(hand: int, strain: int, bid: int) -> tuple[float, int] | None:
     """(expected tricks over the level, ladder place) of the best contract in `strain` not below `bid`:
     the lowest level allowed, raised when the hand is sure of more; None if no level is allowed."""
@@ -247,7 +238,7 @@ def _avoid(deal: DealState, legal: int, hand: int, others: int) -> int:
         return _high(legal) if len(deal.trick) == 2 else _low(legal)
     if suit >= 0 or deal.trick:
         # Void: throw the most dangerous card, the highest rank (longer suits are safer, keep them).
-        return max(_bits(legal), key=lambda i: (i & 7, -(hand & SUIT_MASKS[i >> 3]).bit_count()))
+        return max(indices(legal), key=lambda i: (i & 7, -(hand & SUIT_MASKS[i >> 3]).bit_count()))
     # Leading: a low card the others must beat, if there is one; else the lowest card.
     best, best_key = -1, (99, 99)
     for s in range(4):
@@ -292,7 +283,7 @@ def _catch(deal: DealState, legal: int, hand: int) -> int:
         return _high(under) if under else _low(legal)
     if following:
         return _low(legal)
-    return max(_bits(legal), key=lambda i: i & 7)  # void: throw a high card, keep the low ones to lead
+    return max(indices(legal), key=lambda i: i & 7)  # void: throw a high card, keep the low ones to lead
 
 
 def _take(deal: DealState, seat: int, legal: int, hand: int, others: int) -> int:
@@ -340,7 +331,7 @@ def _take(deal: DealState, seat: int, legal: int, hand: int, others: int) -> int
         if last:
             plain = wins & ~trump_mask
             return _low(plain) if plain else _low(wins)
-        bosses = [i for i in _bits(wins) if not others & _above(i)]
+        bosses = [i for i in indices(wins) if not others & _above(i)]
         if bosses:
             return bosses[0]
         if not legal & SUIT_MASKS[suit]:
@@ -363,5 +354,5 @@ def _lead_from(mine: int, others: int) -> int:
 
 def _shed(legal: int, hand: int) -> int:
     """The cheapest card: the lowest rank, from the shortest suit on ties."""
-    return min(_bits(legal), key=lambda i: (i & 7, (hand & SUIT_MASKS[i >> 3]).bit_count()))
+    return min(indices(legal), key=lambda i: (i & 7, (hand & SUIT_MASKS[i >> 3]).bit_count()))
 
