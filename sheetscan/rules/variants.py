@@ -12,7 +12,7 @@ reads these fields and never the variant's name (STYLE.md §3). Sources:
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sheetscan.errors import InvalidInputError
 from sheetscan.rules.cards import Contract
@@ -213,25 +213,15 @@ PITER = Variant(
     # plain Leningrad is reached by «ленинград», «ленинградка».
     aliases=("питер", "peter", "питер турнир", "piter tournament"),
     prices=_LENINGRAD_TABLE,
-    options=Options(
-        whist_style=WhistStyle.GENTLEMAN,
-        whist_responsibility=Responsibility.HALF,
-        consolation="price",
+    # A preset of Leningrad: only what 000's convention changes.
+    options=replace(
+        LENINGRAD.options,
         # Decision: 000 says «Консоляцию обычно пишут все игроки, включая сдающего», and the Питер
         # tables are of four; so the dealer writes consolation too.
         consolation_to=ConsolationTo.ALL,
-        raspasy_scoring=RaspasyScoring.GORA,
         raspasy_progression=(2, 4, 6, 6),
-        raspasy_zero=RaspasyZero.PULKA,
         raspasy_exit=(7,),
-        half_whist=True,
-        stalingrad=False,
         ten_checked=True,
-        pulka_close=PulkaClose.SUM,
-        help=False,
-        pulka_point_whists=20,
-        gora_point_whists=10,
-        amnesty=True,
     ),
     # Decision: «На восьмерной и девятерной играх второй вист – ответственный» is read as the Code's rule
     # (003: on 8, 9, 10 the second whister answers for the shortfall), which scoring applies in every
