@@ -369,6 +369,13 @@ def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
         # Among equally thin columns, the one nearest the even cut point.
         cost = profile[lo:hi + 1] + 0.01 * np.abs(columns - centre)
         cuts.append(lo + int(np.argmin(cost)))
+    return _boxes_between(glyph, piece, cuts)
+
+
+def _boxes_between(glyph: Glyph, piece: npt.NDArray[np.bool_], cuts: list[int]) -> list[Box]:
+    """The glyph's digit boxes between the cut columns (relative to the glyph's box), each box
+    trimmed to the rows its ink fills."""
+    x, y, w, h = glyph.box
     boxes: list[Box] = []
     for a, b in itertools.pairwise([0, *cuts, w]):
         rows = np.flatnonzero(piece[:, a:b].any(axis=1))
@@ -376,6 +383,50 @@ def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
             continue
         boxes.append((x + a, y + int(rows[0]), b - a, int(rows[-1] - rows[0] + 1)))
     return boxes or [(x, y, w, h)]
+
+
+def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
+                narrowest: float = 0.55, most: int = 4) -> list[list[Box]]:
+    """The ways a glyph may be cut into digits, the likeliest by its width first (`digit_boxes`).
+
+    A "1" touching the digit beside it makes a glyph hardly wider than one digit, and a single wide
+    digit can be wider than two narrow ones, so width alone cannot tell: every glyph at least
+    `narrowest` × `height` wide is also offered whole (when no wider than 1.6 digits' height), cut in
+    two at the thinnest columns of its middle part, and, when wide, cut in three. The recogniser and
+    the zone's running totals choose among them. At most `most` options.
+    """
+    x, y, w, h = glyph.box
+    first = digit_boxes(glyph, mask, height=height, width=width)
+    options = [first]
+
+    def add(boxes: list[Box]) -> None:
+        if boxes and boxes not in options and len(options) < most:
+            options.append(boxes)
+
+    if w < narrowest * height or h == 0:
+        return options
+    if w <= 1.6 * height:
+        add([(x, y, w, h)])
+    piece = mask[y:y + h, x:x + w] > 0
+    profile = piece.sum(axis=0).astype(np.float64)
+    lo, hi = max(1, int(0.2 * w)), min(w - 1, int(np.ceil(0.8 * w)))
+    if hi > lo:
+        # Local minima of the column profile in the middle part, thinnest first; the nearer the
+        # middle, the likelier among equals.
+        columns = np.arange(lo, hi)
+        cost = profile[lo:hi] + 0.02 * np.abs(columns - w / 2)
+        picked: list[int] = []
+        for i in np.argsort(cost, kind="stable"):
+            column = int(columns[i])
+            if all(abs(column - c) >= max(2, 0.15 * w) for c in picked):
+                picked.append(column)
+            if len(picked) == 2:
+                break
+        for column in picked:
+            add(_boxes_between(glyph, piece, [column]))
+    if w >= 1.1 * height:
+        add(digit_boxes(glyph, mask, height=height, width=w / 3, wide=0.0))
+    return options
 
 
 def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float) -> list[Box]:
