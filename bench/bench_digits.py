@@ -299,6 +299,17 @@ def main() -> None:
         print(f"| {r.recognizer} | {r.task} | {r.count} | {100 * r.accuracy:.2f}% | {100 * r.top3:.2f}% | "
               f"{r.mean_confidence:.3f} | {100 * r.confident_share:.1f}% | "
               f"{_percent(r.confident_accuracy)} | {r.per_second:,.0f} |")
+    print()
+    # Wrong angles: the number stage picks the writing angle by confidence, so digits seen sideways or
+    # upside down should not read as confidently as upright ones (0, 1 and 8 look alike turned).
+    turnable = np.flatnonzero(~np.isin(labels, (0, 1, 8)))[:5000]
+    for turn, label in ((0, "upright"), (1, "sideways (90°)"), (2, "upside down (180°)")):
+        crops = [np.ascontiguousarray(np.rot90(images[i], turn)) for i in turnable]
+        readings = cnn.read_digits(crops)
+        sure = np.mean([r.candidates[0][1] >= CONFIDENT for r in readings])
+        noise = np.mean([r.noise for r in readings])
+        print(f"cnn, {len(crops)} digits 2–7 and 9 {label}: read with confidence ≥ {CONFIDENT}: "
+              f"{100 * sure:.1f}%, mean noise probability {noise:.3f}")
     by = {(r.recognizer, r.task.replace(" (subset)", "")): r for r in rows if "subset" in r.task or
           r.recognizer == "tesseract"}
     print()

@@ -51,6 +51,11 @@ NOISE_CLASS = 10
 NOISE_SHARE = 0.10  # share of each batch that is "not a digit"
 CLEAN_SHARE = 0.15  # share of digits that skip the photo augmentation (plain MNIST)
 THREADS = 2
+# Phase two also teaches that a digit turned a quarter is "not a digit", so that the number stage can
+# tell the right writing angle by the confidence. 0 and 8 look alike sideways and are left out; a
+# sideways 1 is a dash, which the noise crops already have (and, slanted, it would come close to "1").
+SIDEWAYS_SHARE = 0.35  # of the noise crops, from phase two on
+SIDEWAYS_LOOK_ALIKE = (0, 1, 8)
 OUT_DIR = Path(__file__).resolve().parent.parent / "sheetscan" / "vision" / "models"
 MODEL_NAME = "digits.onnx"
 
@@ -197,8 +202,25 @@ def augment_digit(rng: Rng, digit: npt.NDArray[np.uint8], pool: npt.NDArray[np.u
     return normalise_digit(_photograph(rng, canvas, _jitter(rng, box)))
 
 
-def augment_noise(rng: Rng) -> Image:
-    """One "not a digit" crop: a dot or blob, a dash, a crossing of lines, or a speck of nothing."""
+def _sideways_digit(rng: Rng, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64]) -> Image:
+    """A digit turned a quarter: what a recogniser sees when the segmenter tries the wrong angle."""
+    index = int(rng.integers(len(images)))
+    while labels[index] in SIDEWAYS_LOOK_ALIKE:
+        index = int(rng.integers(len(images)))
+    turned = np.ascontiguousarray(np.rot90(images[index], 1 if rng.random() < 0.5 else 3))
+    canvas = _place_digit(rng, turned, (CANVAS / 2, CANVAS / 2))
+    box = _ink_box(canvas)
+    if box is None:
+        return np.zeros((SIZE, SIZE), np.float32)
+    return normalise_digit(_photograph(rng, canvas, _jitter(rng, box)))
+
+
+def augment_noise(rng: Rng, sideways: tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]] | None = None
+                  ) -> Image:
+    """One "not a digit" crop: a dot or blob, a dash, a crossing of lines, or a speck of nothing; with
+    `sideways` (digits and labels), also digits turned a quarter."""
+    if sideways is not None and rng.random() < SIDEWAYS_SHARE:
+        return _sideways_digit(rng, *sideways)
     canvas = np.zeros((CANVAS, CANVAS), np.float32)
     c = CANVAS / 2
     kind = rng.integers(0, 5)
@@ -230,8 +252,10 @@ def augment_noise(rng: Rng) -> Image:
 
 
 def make_batch(seed: int | tuple[int, ...], images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64],
-               indices: npt.NDArray[np.int64]) -> tuple[torch.Tensor, torch.Tensor]:
-    """A batch for `indices` (digits) plus its share of noise crops, fully determined by `seed`."""
+               indices: npt.NDArray[np.int64], *, sideways: bool = False
+               ) -> tuple[torch.Tensor, torch.Tensor]:
+    """A batch for `indices` (digits) plus its share of noise crops, fully determined by `seed`;
+    `sideways`: some noise crops are digits turned a quarter."""
     rng = np.random.default_rng(seed)
     noise = round(len(indices) * NOISE_SHARE / (1.0 - NOISE_SHARE))
     x = np.zeros((len(indices) + noise, 1, SIZE, SIZE), np.float32)
@@ -240,7 +264,7 @@ def make_batch(seed: int | tuple[int, ...], images: npt.NDArray[np.uint8], label
         x[row, 0] = augment_digit(rng, images[index], images)
         y[row] = labels[index]
     for row in range(len(indices), len(indices) + noise):
-        x[row, 0] = augment_noise(rng)
+        x[row, 0] = augment_noise(rng, (images, labels) if sideways else None)
     return torch.from_numpy(x), torch.from_numpy(y)
 
 
@@ -248,8 +272,9 @@ class _Batches(torch.utils.data.Dataset[tuple[torch.Tensor, torch.Tensor]]):
     """Epoch `epoch`'s batches; each is made from its own seed, so workers do not change the result."""
 
     def __init__(self, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], epoch: int,
-                 limit: int | None) -> None:
+                 limit: int | None, sideways: bool = False) -> None:
         self.images, self.labels = images, labels
+        self.sideways = sideways
         self.order = np.random.default_rng((SEED, epoch)).permutation(len(labels))
         self.epoch = epoch
         count = math.ceil(len(labels) / BATCH)
@@ -260,7 +285,8 @@ class _Batches(torch.utils.data.Dataset[tuple[torch.Tensor, torch.Tensor]]):
 
     def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
         chosen = self.order[index * BATCH: (index + 1) * BATCH]
-        return make_batch((SEED, self.epoch, index), self.images, self.labels, chosen)
+        return make_batch((SEED, self.epoch, index), self.images, self.labels, chosen,
+                          sideways=self.sideways)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -302,11 +328,13 @@ def _logits(model: nn.Module, x: npt.NDArray[np.float32]) -> torch.Tensor:
 
 
 def _fixed_set(seed: int, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64],
-               count: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+               count: int, *, sideways: bool = False
+               ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
     """A fixed, augmented set (digits and noise crops) to watch and calibrate the model on."""
     xs, ys = [], []
     for start in range(0, count, 500):
-        x, y = make_batch(seed + start, images, labels, np.arange(start, min(start + 500, count)))
+        x, y = make_batch(seed + start, images, labels, np.arange(start, min(start + 500, count)),
+                          sideways=sideways)
         xs.append(x.numpy())
         ys.append(y.numpy())
     return np.concatenate(xs), np.concatenate(ys)
@@ -395,7 +423,8 @@ def _run_epochs(model: DigitNet, phase: str, first: int, count: int, schedule_of
             for module in model.modules():
                 if isinstance(module, nn.BatchNorm2d):
                     module.eval()
-        loader = torch.utils.data.DataLoader(_Batches(images, labels, epoch, limit), batch_size=None,
+        batches = _Batches(images, labels, epoch, limit, sideways=phase == "fine-tune")
+        loader = torch.utils.data.DataLoader(batches, batch_size=None,
                                              shuffle=False, num_workers=args.workers)
         total, seen, correct = 0.0, 0, 0
         for x, y in loader:
@@ -465,7 +494,8 @@ def main() -> None:
                 lambda opt, steps: torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps),
                 FINE_TUNE_LEARNING_RATE, (images, labels), watched, args, started, history)
 
-    dev_x, dev_y = _fixed_set(SEED + 2, dev_images, dev_labels, 1000 if args.quick else DEV_SIZE)
+    dev_x, dev_y = _fixed_set(SEED + 2, dev_images, dev_labels, 1000 if args.quick else DEV_SIZE,
+                              sideways=True)
     dev_logits = _logits(model, dev_x)
     temperature = fit_temperature(dev_logits, dev_y)
     print(f"temperature {temperature:.3f} (fitted on {len(dev_y)} held-out photo-like train crops)")
