@@ -50,6 +50,7 @@ def find_ink(
     weak: float = 0.16,
     max_extent: float = 0.2,
     grid_length: float = 0.06,
+    faintest: float = 0.2,
 ) -> Ink:
     """Find the handwriting on an upright rectified sheet (BGR or grey).
 
@@ -58,7 +59,8 @@ def find_ink(
     darker than the paper and lie next to one at least `strong` darker. Ink blobs longer than `max_extent`
     of the sheet's shorter side are taken for lines and dropped; so are straight level or upright
     runs of ink longer than `grid_length` of it (the ruling of squared paper, printed lines), except
-    where handwriting crosses them.
+    where handwriting crosses them. A faint pen or pencil gets lower thresholds where all the ink
+    around is faint (`_local_strong`), down to `faintest` for the strong one.
     """
     if image.ndim == 2:
         darkest = np.ascontiguousarray(image)
@@ -70,7 +72,8 @@ def find_ink(
     np.clip(darkness, 0.0, 1.0, out=darkness)
     strength = np.rint(darkness * 255.0).astype(np.uint8)
 
-    mask = _hysteresis(strength, strong=int(strong * 255), weak=int(weak * 255))
+    mask = _hysteresis(strength, strong=_local_strong(strength, strong=strong, faintest=faintest),
+                       weak=int(weak * 255), weak_share=weak / strong)
     # Straight runs are looked for among the faint pixels too: the ruling of squared paper is faint
     # but unbroken, while its crossings are dark enough to pass for dots.
     lines = _straight_lines((strength >= int(weak * 255)).astype(np.uint8) * 255,
@@ -106,8 +109,30 @@ def _paper_brightness(darkest: Mask) -> npt.NDArray[np.float32]:
     return np.maximum(paper, darkest).astype(np.float32)
 
 
-def _hysteresis(strength: Mask, *, strong: int, weak: int, reach: int = 3) -> Mask:
-    """Pixels above `strong`, and pixels above `weak` within `reach` pixels of one.
+def _local_strong(strength: Mask, *, strong: float, faintest: float, share: float = 0.6) -> Mask:
+    """The strong threshold at each pixel: `strong`, or, where the darkest ink around (within about
+    a digit) passes `strong` but only just, `share` of that ink's strength, never below `faintest`.
+
+    A faint writer's strokes (a pencil, a pale pen, a washed-out photo) vary in strength along the
+    stroke; with one threshold for the sheet, their thinner parts fall below it and digits break into
+    pieces. Paper grain never reaches `faintest`, so blank paper gains nothing.
+    """
+    size = max(15, (min(strength.shape) // 40) | 1)
+    # The neighbourhood's peak, from the 90th-percentile-like strength of a blurred stroke rather
+    # than a single dark speck: a dilation of a slightly blurred image.
+    peak = cv2.dilate(cv2.blur(strength, (3, 3)), cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    local = np.clip(share * peak.astype(np.float32), faintest * 255.0, strong * 255.0)
+    # Only next to ink that passes the sheet's own threshold somewhere: faint things alone (the
+    # ruling of squared paper, a shadow's edge) keep the full threshold.
+    local[peak < strong * 255.0] = strong * 255.0
+    return np.asarray(local, np.uint8)
+
+
+def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: float = 0.5,
+                reach: int = 3) -> Mask:
+    """Pixels above `strong` (one threshold, or one per pixel), and pixels above the weak threshold
+    within `reach` pixels of one: `weak`, or `weak_share` of a per-pixel strong threshold where
+    that is lower.
 
     The weak pixels are a stroke's soft edges and faint joins; keeping them only next to strong ink
     stops faint things that run on (the ruling of squared paper, a pencil guide line) from joining
@@ -116,7 +141,10 @@ def _hysteresis(strength: Mask, *, strong: int, weak: int, reach: int = 3) -> Ma
     strong_mask = (strength >= strong).astype(np.uint8)
     disk = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
     near = cv2.dilate(strong_mask, disk)
-    return np.where((strength >= weak) & (near > 0), 255, 0).astype(np.uint8)
+    low: npt.NDArray[np.float32] | float = float(weak)
+    if isinstance(strong, np.ndarray):
+        low = np.minimum(strong.astype(np.float32) * weak_share, float(weak))
+    return np.where((strength >= low) & (near > 0), 255, 0).astype(np.uint8)
 
 
 def _straight_lines(mask: Mask, *, length: float) -> Mask:
