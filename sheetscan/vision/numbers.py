@@ -513,17 +513,15 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     readings.update(sampled)
     # Third pass: numbers with glyphs that could be cut more than one way are read every way, and
     # each zone's running totals choose among the ways (`_choose_cuts`).
-    final = {id(t): t for _, numbers in chosen for t in numbers}
     sequences: dict[int, list[NumberToken]] = {}
     for block, (_, numbers) in zip(blocks, chosen, strict=True):
         sequences.setdefault(block.zone if block.zone != CIRCLE else -10 - len(sequences), []).extend(numbers)
-    for key, (token, reading) in _choose_cuts(recognizer, list(sequences.values()), readings).items():
-        final[key] = token
-        readings[key] = reading
+    parts = _choose_cuts(recognizer, [(key >= 0, sequence) for key, sequence in sequences.items()], readings)
     by_zone: dict[int, tuple[list[int], list[ReadNumber]]] = {}
     target: ReadNumber | None = None
     for block, (angle, numbers) in zip(blocks, chosen, strict=True):
-        read = [ReadNumber(token=final[id(t)], reading=readings[id(t)]) for t in numbers]
+        read = [ReadNumber(token=token, reading=reading) for t in numbers
+                for token, reading in parts.get(id(t), ((t, readings[id(t)]),))]
         if block.zone == CIRCLE:
             target = max(read, key=lambda r: r.confidence * r.token.image.gray.size, default=None)
             continue
@@ -534,67 +532,158 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     return SheetNumbers(zones=zones, target=target)
 
 
-Choice = tuple[NumberToken, NumberReading, float]
+Part = tuple[NumberToken, NumberReading]
+Choice = tuple[tuple[Part, ...], float]
+_SPLIT_COST = 2.0
+"""Log-likelihood cost of reading one token as two numbers (their dot lost or run into a digit)."""
 
 
-def _choose_cuts(recognizer: Recognizer, sequences: list[list[NumberToken]],
-                 readings: dict[int, NumberReading]) -> dict[int, tuple[NumberToken, NumberReading]]:
+def _choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, list[NumberToken]]],
+                 readings: dict[int, NumberReading]) -> dict[int, tuple[Part, ...]]:
     """For each number whose glyphs can be cut more than one way, the cut to keep: every way of
     cutting it is read (all in one batch), and along each zone's sequence of numbers the ways are
     chosen together (Viterbi) for the most likely readings with running totals that never go back.
+    In a sequence flagged True (a zone, not the circle), a token of two or more glyphs may also be
+    read as two numbers whose dot was lost, when the totals call for it.
 
-    Returns the tokens whose cut changed, with their readings, by the id of the token they replace.
+    Returns, by the id of the token they replace, the parts of the tokens whose cut changed.
     """
-    options: dict[int, list[Choice]] = {}
-    jobs: list[tuple[int, NumberToken]] = []
-    for token in (t for sequence in sequences for t in sequence):
+    jobs: list[tuple[int, int, NumberToken]] = []
+    split_ok = {id(t) for splits, sequence in sequences if splits for t in sequence}
+    for token in (t for _, sequence in sequences for t in sequence):
         ways = _ways(token)
-        if len(ways) > 1:
-            jobs.extend((id(token), replace(token, image=NumberImage(gray=token.image.gray, digit_boxes=w)))
-                        for w in ways)
+        splittable = id(token) in split_ok and not token.crossed_out and len(token.glyph_cuts) > 1
+        if len(ways) == 1 and not splittable:
+            continue
+        for w, way in enumerate(ways):
+            boxes = tuple(box for glyph in way for box in glyph)
+            jobs.append((id(token), 2 * w, replace(token, image=NumberImage(gray=token.image.gray,
+                                                                             digit_boxes=boxes))))
+            if splittable and w < 3:
+                for k in range(1, len(way)):
+                    for side in (way[:k], way[k:]):
+                        part = tuple(box for glyph in side for box in glyph)
+                        jobs.append((id(token), 2 * w + 1, _part_token(token, part)))
     if not jobs:
         return {}
-    for (key, token), reading in zip(jobs, _read(recognizer, [t for _, t in jobs]), strict=True):
+    options: dict[int, list[Choice]] = {}
+    pending: list[Part] = []
+    for (key, kind, token), reading in zip(jobs, _read(recognizer, [t for _, _, t in jobs]), strict=True):
         found = options.setdefault(key, [])
         # The likeliest cut by width is the first way: among equals it stays.
         prior = 0.0 if not found else -0.05
         if len(token.image.digit_boxes) > _LONGEST:
             prior -= 3.0
-        found.append((token, reading, math.log(max(_confidence(reading), 1e-6)) + prior))
-    out: dict[int, tuple[NumberToken, NumberReading]] = {}
-    for sequence in sequences:
-        picks = _monotone_picks([options.get(id(t)) or [(t, readings[id(t)], 0.0)] for t in sequence])
-        for token, choices, pick in zip(sequence, (options.get(id(t)) for t in sequence), picks, strict=True):
-            if choices and pick > 0:
-                out[id(token)] = (choices[pick][0], choices[pick][1])
+        score = math.log(max(_confidence(reading), 1e-6))
+        if kind % 2 == 0:
+            found.append((((token, reading),), score + prior))
+        elif pending:
+            (first, first_reading), pending = pending[0], []
+            found.append((((first, first_reading), (token, reading)),
+                          _choice_score(first_reading) + score + prior - _SPLIT_COST))
+        else:
+            pending = [(token, reading)]
+    out: dict[int, tuple[Part, ...]] = {}
+    for _, sequence in sequences:
+        choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
+        for token, found, pick in zip(sequence, choices, _monotone_picks(choices), strict=True):
+            if pick > 0:
+                out[id(token)] = found[pick][0]
     return out
 
 
-def _ways(token: NumberToken, *, most: int = 12) -> list[tuple[_group.Box, ...]]:
-    """The digit boxes of every way of cutting the token's glyphs (at most `most`), the way in
-    `token.image` first."""
-    ways: list[tuple[_group.Box, ...]] = []
+def _choice_score(reading: NumberReading) -> float:
+    return math.log(max(_confidence(reading), 1e-6)) - (3.0 if len(reading.digits) > _LONGEST else 0.0)
+
+
+def _part_token(token: NumberToken, boxes: tuple[_group.Box, ...]) -> NumberToken:
+    """The part of a token holding `boxes`: its quad is the token's, cut across the writing at the
+    share of the number's width where the part starts and ends."""
+    every = token.image.digit_boxes
+    left = min(b[0] for b in every)
+    width = max(max(b[0] + b[2] for b in every) - left, 1)
+    start = (min(b[0] for b in boxes) - left) / width
+    end = (max(b[0] + b[2] for b in boxes) - left) / width
+    tl, tr, br, bl = token.quad
+
+    def along(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[float, float]:
+        return (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+
+    quad = (along(tl, tr, start), along(tl, tr, end), along(bl, br, end), along(bl, br, start))
+    return replace(token, quad=quad, image=NumberImage(gray=token.image.gray, digit_boxes=boxes),
+                   glyph_cuts=())
+
+
+def _ways(token: NumberToken, *, most: int = 12) -> list[tuple[tuple[_group.Box, ...], ...]]:
+    """Every way of cutting the token's glyphs (at most `most`), as each glyph's digit boxes, the way
+    in `token.image` first."""
+    ways: list[tuple[tuple[_group.Box, ...], ...]] = []
     for picks in itertools.product(*token.glyph_cuts):
-        way = tuple(box for option in picks for box in option)
+        way = tuple(tuple(option) for option in picks)
         if way not in ways:
             ways.append(way)
         if len(ways) == most:
             break
-    return ways
+    return ways or [(tuple(token.image.digit_boxes),)]
 
 
 def _monotone_picks(choices: list[list[Choice]], *, penalty: float = 4.0) -> list[int]:
     """Which choice to take for each number of a zone's sequence: the most likely readings (sum of
-    log-confidences) less `penalty` for each step that goes against the running totals' direction
-    (strictly up, or strictly down for a pulka counted down), the better direction of the two.
+    log-confidences) less the cost of each step between neighbouring totals (`_step_cost`) in the
+    better direction of the two (strictly up, or strictly down for a pulka counted down).
     Crossed-out numbers are left out of the steps."""
     best_total, best_picks = -math.inf, [0] * len(choices)
     for sign in (1, -1):
-        # Viterbi over the numbers that are not crossed out; a state is a choice of the number.
         total, picks = _viterbi(choices, sign=sign, penalty=penalty)
         if total > best_total:
             best_total, best_picks = total, picks
     return best_picks
+
+
+def _values(choice: Choice) -> list[int | None]:
+    return [reading.value for _, reading in choice[0]]
+
+
+def _steps_cost(values: list[int | None], sign: int, penalty: float) -> float:
+    return sum(_step_cost(sign * (v - u), penalty) for u, v in itertools.pairwise(values)
+               if u is not None and v is not None)
+
+
+def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple[float, list[int]]:
+    """The best choices (Viterbi) along the numbers not crossed out, for one direction `sign`;
+    a crossed-out number takes its own likeliest choice."""
+    picks = [0] * len(choices)
+    steps = []
+    for i, c in enumerate(choices):
+        if c[0][0][0][0].crossed_out:
+            picks[i] = max(range(len(c)), key=lambda k: c[k][1])
+        else:
+            steps.append(i)
+    if not steps:
+        return 0.0, picks
+    values = [[_values(choice) for choice in c] for c in choices]
+    scores = [c[1] - _steps_cost(v, sign, penalty)
+              for c, v in zip(choices[steps[0]], values[steps[0]], strict=True)]
+    back: list[list[int]] = []
+    for previous, current in itertools.pairwise(steps):
+        new_scores, pointers = [], []
+        for option, mine in zip(choices[current], values[current], strict=True):
+            best, arg = -math.inf, 0
+            for k, before in enumerate(values[previous]):
+                candidate = scores[k] - _steps_cost([before[-1], mine[0]], sign, penalty)
+                if candidate > best:
+                    best, arg = candidate, k
+            new_scores.append(best + option[1] - _steps_cost(mine, sign, penalty))
+            pointers.append(arg)
+        scores = new_scores
+        back.append(pointers)
+    k = max(range(len(scores)), key=lambda i: scores[i])
+    total = scores[k]
+    for position in range(len(steps) - 1, -1, -1):
+        picks[steps[position]] = k
+        if position > 0:
+            k = back[position - 1][k]
+    return total, picks
 
 
 def _step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
@@ -609,43 +698,6 @@ def _step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
     if step <= usual:
         return 0.0
     return min(penalty, 0.5 + 2.0 * math.log(step / usual))
-
-
-def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple[float, list[int]]:
-    picks = [0] * len(choices)
-    steps = [i for i, c in enumerate(choices) if not c[0][0].crossed_out]
-    for i, c in enumerate(choices):
-        if c[0][0].crossed_out:
-            picks[i] = max(range(len(c)), key=lambda k: c[k][2])
-    if not steps:
-        return 0.0, picks
-
-    def value(choice: Choice) -> int | None:
-        return choice[1].value
-
-    scores = [c[2] for c in choices[steps[0]]]
-    back: list[list[int]] = []
-    for previous, current in itertools.pairwise(steps):
-        new_scores, pointers = [], []
-        for option in choices[current]:
-            v = value(option)
-            best, arg = -math.inf, 0
-            for k, before in enumerate(choices[previous]):
-                u = value(before)
-                candidate = scores[k] - (0.0 if u is None or v is None else _step_cost(sign * (v - u), penalty))
-                if candidate > best:
-                    best, arg = candidate, k
-            new_scores.append(best + option[2])
-            pointers.append(arg)
-        scores = new_scores
-        back.append(pointers)
-    k = max(range(len(scores)), key=lambda i: scores[i])
-    total = scores[k]
-    for position in range(len(steps) - 1, -1, -1):
-        picks[steps[position]] = k
-        if position > 0:
-            k = back[position - 1][k]
-    return total, picks
 
 
 def _confidence(reading: NumberReading) -> float:
