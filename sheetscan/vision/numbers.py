@@ -56,6 +56,8 @@ _SMALLEST_DIGIT = 0.008
 _USUAL_BONUS = 0.25
 # How many numbers of a block are read at every candidate angle to choose the block's angle.
 _SAMPLE = 10
+# Zone kinds whose running totals only go up.
+_RISING = frozenset({"gora", "whists"})
 # No written number has more than three digits (see `_group.group_numbers`).
 _LONGEST = 3
 
@@ -120,6 +122,8 @@ class ZoneTokens:
     """Which block of the zone, in writing order."""
     candidates: tuple[tuple[int, tuple[NumberToken, ...]], ...]
     """(angle, the block's numbers in writing order when cut at that angle), usual angle first."""
+    rising: bool = False
+    """The zone's totals only ever go up (a mountain or whists zone); a pulka may be counted down."""
 
 
 @dataclass(frozen=True)
@@ -192,9 +196,12 @@ def find_numbers(ink: Ink, zones: ZonesLike, *, gap: float = 0.8) -> Tokens:
         remnants = _line_remnants(labels, stats, np.flatnonzero(owner == zone.index) + 1, outline, stroke)
         owner[remnants - 1] = -2
         split = _members(owner, zone.index, centroids, [polygon for polygon, _ in parts])
+        # Decision: only mountain and whists totals are taken to rise, because LAYOUT.md says some
+        # companies count the pulka down; a zone of unknown kind may run either way.
+        rising = str(getattr(zone, "kind", "")) in _RISING
         for b, ((_, angles), members) in enumerate(zip(parts, split, strict=True)):
-            blocks.append(_cut_block(ink, labels, stats, members, zone.index, b,
-                                     _candidate_angles(angles), stroke, gap))
+            blocks.append(replace(_cut_block(ink, labels, stats, members, zone.index, b,
+                                             _candidate_angles(angles), stroke, gap), rising=rising))
     target = None
     if zones.circle is not None:
         members = np.flatnonzero(owner == CIRCLE) + 1
@@ -500,7 +507,7 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     chosen: list[tuple[int, tuple[NumberToken, ...]]] = []
     for block in blocks:
         scores = [(_score([sampled[id(t)] for t in numbers[:_SAMPLE]],
-                          crossed=[t.crossed_out for t in numbers]), -i, angle, numbers)
+                          crossed=[t.crossed_out for t in numbers], rising=block.rising), -i, angle, numbers)
                   for i, (angle, numbers) in enumerate(block.candidates)]
         # The zone's usual angle gets a head start: with one or two numbers, an upside-down 7 or 4
         # can read about as confidently as the right way up.
@@ -514,9 +521,13 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     # Third pass: numbers with glyphs that could be cut more than one way are read every way, and
     # each zone's running totals choose among the ways (`_choose_cuts`).
     sequences: dict[int, list[NumberToken]] = {}
+    rises: dict[int, bool] = {}
     for block, (_, numbers) in zip(blocks, chosen, strict=True):
-        sequences.setdefault(block.zone if block.zone != CIRCLE else -10 - len(sequences), []).extend(numbers)
-    parts = _choose_cuts(recognizer, [(key >= 0, sequence) for key, sequence in sequences.items()], readings)
+        key = block.zone if block.zone != CIRCLE else -10 - len(sequences)
+        sequences.setdefault(key, []).extend(numbers)
+        rises[key] = block.rising
+    parts = _choose_cuts(recognizer, [(key >= 0, rises[key], numbers) for key, numbers in sequences.items()],
+                         readings)
     by_zone: dict[int, tuple[list[int], list[ReadNumber]]] = {}
     target: ReadNumber | None = None
     for block, (angle, numbers) in zip(blocks, chosen, strict=True):
@@ -538,19 +549,20 @@ _SPLIT_COST = 2.0
 """Log-likelihood cost of reading one token as two numbers (their dot lost or run into a digit)."""
 
 
-def _choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, list[NumberToken]]],
+def _choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[NumberToken]]],
                  readings: dict[int, NumberReading]) -> dict[int, tuple[Part, ...]]:
     """For each number whose glyphs can be cut more than one way, the cut to keep: every way of
     cutting it is read (all in one batch), and along each zone's sequence of numbers the ways are
     chosen together (Viterbi) for the most likely readings with running totals that never go back.
-    In a sequence flagged True (a zone, not the circle), a token of two or more glyphs may also be
-    read as two numbers whose dot was lost, when the totals call for it.
+    In a sequence whose first flag is True (a zone, not the circle), a token of two or more glyphs may
+    also be read as two numbers whose dot was lost, when the totals call for it; the second flag says
+    the totals only rise.
 
     Returns, by the id of the token they replace, the parts of the tokens whose cut changed.
     """
     jobs: list[tuple[int, int, NumberToken]] = []
-    split_ok = {id(t) for splits, sequence in sequences if splits for t in sequence}
-    for token in (t for _, sequence in sequences for t in sequence):
+    split_ok = {id(t) for splits, _, sequence in sequences if splits for t in sequence}
+    for token in (t for _, _, sequence in sequences for t in sequence):
         ways = _ways(token)
         splittable = id(token) in split_ok and not token.crossed_out and len(token.glyph_cuts) > 1
         if len(ways) == 1 and not splittable:
@@ -584,9 +596,10 @@ def _choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, list[Number
         else:
             pending = [(token, reading)]
     out: dict[int, tuple[Part, ...]] = {}
-    for _, sequence in sequences:
+    for _, rising, sequence in sequences:
         choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
-        for token, found, pick in zip(sequence, choices, _monotone_picks(choices), strict=True):
+        picks = _monotone_picks(choices, rising=rising)
+        for token, found, pick in zip(sequence, choices, picks, strict=True):
             if pick > 0:
                 out[id(token)] = found[pick][0]
     return out
@@ -627,13 +640,14 @@ def _ways(token: NumberToken, *, most: int = 12) -> list[tuple[tuple[_group.Box,
     return ways or [(tuple(token.image.digit_boxes),)]
 
 
-def _monotone_picks(choices: list[list[Choice]], *, penalty: float = 4.0) -> list[int]:
+def _monotone_picks(choices: list[list[Choice]], *, rising: bool = False, penalty: float = 4.0) -> list[int]:
     """Which choice to take for each number of a zone's sequence: the most likely readings (sum of
     log-confidences) less the cost of each step between neighbouring totals (`_step_cost`) in the
-    better direction of the two (strictly up, or strictly down for a pulka counted down).
+    better direction of the two (strictly up, or strictly down for a pulka counted down; only up
+    when `rising`).
     Crossed-out numbers are left out of the steps."""
     best_total, best_picks = -math.inf, [0] * len(choices)
-    for sign in (1, -1):
+    for sign in (1,) if rising else (1, -1):
         total, picks = _viterbi(choices, sign=sign, penalty=penalty)
         if total > best_total:
             best_total, best_picks = total, picks
@@ -710,13 +724,14 @@ def _read(recognizer: Recognizer, tokens: list[NumberToken]) -> list[NumberReadi
     return list(recognizer.read_numbers([t.image for t in tokens]))
 
 
-def _score(readings: list[NumberReading], *, crossed: list[bool]) -> float:
+def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool = False) -> float:
     """How well a block reads at one angle: confident readings of running totals that do not go back.
 
     The mean log-confidence, plus the share of neighbouring totals that move in the block's main
-    direction (pulka may be counted down), minus the share of numbers with a leading zero (a total
-    read upside down ends up with its last digit, often 0, in front), plus a little for numbers of
-    more than one digit (read a quarter turn off, a number falls apart into single digits). An empty
+    direction (pulka may be counted down; `rising`: upwards only), minus the share of numbers with a
+    leading zero (a total read upside down ends up with its last digit, often 0, in front), plus a
+    little for numbers of more than one digit (read a quarter turn off, a number falls apart into
+    single digits). An empty
     block scores lowest but one: no reading is better than a wrong one only when nothing reads at all.
     """
     values: list[int] = []
@@ -738,7 +753,8 @@ def _score(readings: list[NumberReading], *, crossed: list[bool]) -> float:
     steps = [b - a for a, b in itertools.pairwise(values)]
     # Strictly: a running total that repeats is no total (digits of a turned number read one by one
     # often repeat).
-    monotone = max(sum(s > 0 for s in steps), sum(s < 0 for s in steps)) / len(steps) if steps else 0.5
+    down = 0 if rising else sum(s < 0 for s in steps)
+    monotone = max(sum(s > 0 for s in steps), down) / len(steps) if steps else 0.5
     # Read across the writing (a quarter turn off), every "number" is one digit of a column: longer
     # numbers mean the digits were found side by side, as written.
     length = sum(min(len(r.digits), 3) for r in readings) / len(readings) - 1.0
