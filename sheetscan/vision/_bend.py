@@ -11,12 +11,13 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
-from sheetscan.vision._arrays import F64, U8, f64
-from sheetscan.vision._lines import nearest_runs
+from sheetscan.vision._arrays import F64, U8, f64, u8
+from sheetscan.vision._lines import nearest_run_spans, nearest_runs
 
-__all__ = ["Displacement", "fit_displacement"]
+__all__ = ["Displacement", "fit_displacement", "trace_band"]
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
@@ -118,3 +119,59 @@ def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, flo
     rms_before = float(np.sqrt(np.mean(d[good] ** 2))) if good.any() else 0.0
     return Displacement(coefficients=f64(coef.reshape(2, terms)), center=center, half=half, degree=degree,
                         residual=rms_after, before=rms_before)
+
+
+def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, max_run: int, merge: int,
+               pad: float) -> U8:
+    """255 over the drawn lines as they lie near each model polyline, followed place by place.
+
+    A freehand line wanders off any smooth model by more than a line's width, and a line drawn twice
+    is two strokes side by side. At every `step` px along each polyline, the run of ink nearest the
+    model across it (within `search` px) is the drawn line there; strokes less than `merge` px apart
+    count as one run, so both strokes of a retraced line are taken. Runs wider than `max_run` (a digit
+    or a blot on the line) and places whose offset jumps away from their neighbours' (a digit next to
+    a gap in the line) are left out. Each kept run is painted `pad` px wider on both sides.
+    """
+    points, normals = _samples(polylines, step, 0.0)
+    band = np.zeros_like(mask)
+    if len(points) == 0:
+        return band
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (merge, merge))
+    fat = u8(cv2.dilate(mask, kernel)) if merge > 1 else mask
+    h, w = mask.shape
+    offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
+    grid = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
+    x = grid[..., 0].round().astype(int)
+    y = grid[..., 1].round().astype(int)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    ink = np.zeros(x.shape, bool)
+    ink[inside] = fat[y[inside], x[inside]] > 0
+    start, end, ok = nearest_run_spans(ink, offsets, max_run + merge)
+    centre = (start + end) / 2
+    # The dilation widened each run by about merge / 2 on each side.
+    start, end = start + merge / 2, end - merge / 2
+    # Neighbours along the line: a place is kept when its centre agrees with the median of the valid
+    # places around it (the drawn line moves smoothly; a digit beside a gap does not).
+    window = 4
+    n = len(points)
+    gap = np.full(window, np.nan)
+    padded_c = np.concatenate([gap, np.where(ok, centre, np.nan), gap])
+    padded_p = np.concatenate([np.full((window, 2), np.inf), points, np.full((window, 2), np.inf)])
+    idx = np.arange(n)[:, None] + np.arange(2 * window + 1)[None, :]
+    around = padded_c[idx]
+    # Neighbours from another polyline or segment lie far away; only close places count.
+    far = np.hypot(*(padded_p[idx] - points[:, None, :]).transpose(2, 0, 1)) > (window + 0.5) * step
+    around[far] = np.nan
+    count = np.sum(~np.isnan(around), axis=1)
+    enough = count >= 3
+    median = np.full(n, np.inf)
+    if enough.any():
+        median[enough] = np.nanmedian(around[enough], axis=1)
+    keep = ok & enough & (np.abs(centre - median) <= max(2.0, 0.5 * max_run))
+    thickness = max(1, round(step) + 2)
+    for i in np.flatnonzero(keep):
+        a = points[i] + (start[i] - pad) * normals[i]
+        b = points[i] + (end[i] + pad) * normals[i]
+        cv2.line(band, (round(float(a[0])), round(float(a[1]))), (round(float(b[0])), round(float(b[1]))),
+                 255, thickness)
+    return u8(band)

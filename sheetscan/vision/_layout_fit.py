@@ -15,7 +15,7 @@ import numpy as np
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
-__all__ = ["Measured", "line_masks", "measure"]
+__all__ = ["Measured", "Ring", "fit_ring", "line_masks", "measure"]
 
 SIDES = ("left", "top", "right", "bottom")
 
@@ -273,3 +273,114 @@ def _crossings(fat: U8, start: float, stop: float, lo: float, hi: float, horizon
     # A crossing line is a narrow run of columns inked over (almost) the whole band depth.
     peaks = _peaks(share.astype(np.float64), 0.85, min_gap)
     return tuple(float(lo_i + i) for i in peaks)
+
+
+@dataclass(frozen=True)
+class Ring:
+    """A drawn circle fitted to its own ink."""
+
+    cx: float
+    """Centre x (px)."""
+    cy: float
+    """Centre y (px)."""
+    r: float
+    """Radius to the middle of the stroke (px)."""
+    inner: float
+    """Radius of the stroke's inner edge (px)."""
+    outer: float
+    """Radius of the stroke's outer edge (px)."""
+    coverage: float
+    """Share (0..1) of the way round where the ring's ink was seen."""
+
+
+def _circles_through(p: F64) -> tuple[F64, F64, F64]:
+    """Centres (x, y) and radii of the circles through each triple of points (K × 3 × 2)."""
+    a, b, c = p[:, 0], p[:, 1], p[:, 2]
+    d = 2 * (a[:, 0] * (b[:, 1] - c[:, 1]) + b[:, 0] * (c[:, 1] - a[:, 1]) + c[:, 0] * (a[:, 1] - b[:, 1]))
+    d = np.where(np.abs(d) < 1e-9, np.nan, d)
+    sa, sb, sc = (a**2).sum(1), (b**2).sum(1), (c**2).sum(1)
+    ux = (sa * (b[:, 1] - c[:, 1]) + sb * (c[:, 1] - a[:, 1]) + sc * (a[:, 1] - b[:, 1])) / d
+    uy = (sa * (c[:, 0] - b[:, 0]) + sb * (a[:, 0] - c[:, 0]) + sc * (b[:, 0] - a[:, 0])) / d
+    return f64(ux), f64(uy), f64(np.hypot(a[:, 0] - ux, a[:, 1] - uy))
+
+
+def _least_squares_circle(points: F64) -> tuple[float, float, float]:
+    """The algebraic (Kåsa) least-squares circle through `points`."""
+    x, y = points[:, 0], points[:, 1]
+    design = np.stack([x, y, np.ones_like(x)], axis=1)
+    (a, b, c), *_ = np.linalg.lstsq(design, x**2 + y**2, rcond=None)
+    cx, cy = a / 2, b / 2
+    return float(cx), float(cy), float(math.sqrt(max(c + cx**2 + cy**2, 0.0)))
+
+
+def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: float,
+             exclude: U8 | None = None, tries: int = 400, bins: int = 48) -> Ring | None:
+    """The drawn circle near `expected` (cx, cy, r), fitted to its own ink by RANSAC, or None.
+
+    A freehand circle is seldom where the layout's model puts it, nor exactly its size. The ink
+    around the expected circle (from half to one and a half times its radius, less `exclude`: the
+    spokes that end on it) is sampled; circles through random triples of it are scored by how much of
+    the way round their ink runs within about a line's width (the target written inside, a digit
+    nearby or a spoke cover only a small arc), and the best is refined by least squares on its inliers.
+    The stroke's own width is then measured from the ink across the fitted ring.
+    """
+    ex, ey, er = expected
+    h, w = mask.shape
+    x0, x1 = max(0, int(ex - 1.6 * er)), min(w, int(ex + 1.6 * er) + 1)
+    y0, y1 = max(0, int(ey - 1.6 * er)), min(h, int(ey + 1.6 * er) + 1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    crop = mask[y0:y1, x0:x1] > 0
+    if exclude is not None:
+        crop &= exclude[y0:y1, x0:x1] == 0
+    ys, xs = np.nonzero(crop)
+    pts = f64(np.stack([xs + x0, ys + y0], axis=1))
+    dist = np.hypot(pts[:, 0] - ex, pts[:, 1] - ey)
+    pts = pts[(dist > 0.5 * er) & (dist < 1.6 * er)]
+    if len(pts) < 30:
+        return None
+    rng = np.random.default_rng(0)  # deterministic: the same photo always gives the same ring
+    if len(pts) > 4000:
+        pts = pts[rng.choice(len(pts), 4000, replace=False)]
+    tol = max(2.0, 0.75 * line_width)
+    triples = pts[rng.integers(0, len(pts), (tries, 3))]
+    ux, uy, ur = _circles_through(triples)
+    plausible = (np.isfinite(ux) & (ur > 0.6 * er) & (ur < 1.5 * er)
+                 & (np.hypot(ux - ex, uy - ey) < 0.6 * er))
+    if not plausible.any():
+        return None
+    ux, uy, ur = ux[plausible], uy[plausible], ur[plausible]
+    best, best_score = -1, -1.0
+    for start in range(0, len(ux), 64):  # in chunks: a candidate × point distance table stays small
+        qx, qy, qr = ux[start:start + 64, None], uy[start:start + 64, None], ur[start:start + 64, None]
+        near = np.abs(np.hypot(pts[None, :, 0] - qx, pts[None, :, 1] - qy) - qr) <= tol
+        angle = np.arctan2(pts[None, :, 1] - qy, pts[None, :, 0] - qx)
+        sector = ((angle + np.pi) / (2 * np.pi) * bins).astype(int) % bins
+        hit = np.zeros((len(qx), bins), bool)
+        rows = np.nonzero(near)
+        hit[rows[0], sector[rows]] = True
+        # Coverage first; among equal coverage, more ink on the ring.
+        score = hit.sum(axis=1) + near.mean(axis=1)
+        i = int(np.argmax(score))
+        if score[i] > best_score:
+            best, best_score = start + i, float(score[i])
+    cx, cy, cr = float(ux[best]), float(uy[best]), float(ur[best])
+    for _ in range(3):
+        on = np.abs(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) - cr) <= 1.5 * tol
+        if on.sum() < 12:
+            return None
+        cx, cy, cr = _least_squares_circle(pts[on])
+    radial = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
+    on = np.abs(radial - cr) <= 2 * tol
+    angle = np.arctan2(pts[on, 1] - cy, pts[on, 0] - cx)
+    coverage = len(np.unique(((angle + np.pi) / (2 * np.pi) * bins).astype(int) % bins)) / bins
+    if coverage < 0.5 or not 0.6 * er < cr < 1.5 * er:
+        return None
+    # The stroke's extent across the ring: its inner and outer edges in each sector, the median
+    # over sectors (a spoke's end or a digit touching the ring sits in a few sectors only).
+    sector = ((angle + np.pi) / (2 * np.pi) * bins).astype(int) % bins
+    r_on = radial[on]
+    edges = [(float(r_on[sector == b].min()), float(r_on[sector == b].max())) for b in np.unique(sector)]
+    inner = float(np.median([e[0] for e in edges]))
+    outer = float(np.median([e[1] for e in edges]))
+    return Ring(cx=cx, cy=cy, r=cr, inner=min(inner, cr - 1.0), outer=max(outer, cr + 1.0), coverage=coverage)

@@ -9,7 +9,8 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
 __all__ = [
-    "dark_mask", "dark_ratio", "fit_line", "hysteresis", "intersect", "line_through", "nearest_runs",
+    "dark_mask", "dark_ratio", "fit_line", "hysteresis", "intersect", "line_through", "nearest_run_spans",
+    "nearest_runs",
     "point_line_distance",
 ]
 
@@ -97,9 +98,16 @@ def nearest_runs(ink: NDArray[np.bool_], offsets: F64, max_len: int) -> tuple[F6
     """For each row of `ink` (a line's profile across it at `offsets`), the centre offset of the run of
     ink holding the ink pixel nearest offset 0, and whether that row has such a run at most `max_len`
     long (a wider one is a blot, a digit on the line or a crossing line: not a clean piece of line)."""
+    start, end, valid = nearest_run_spans(ink, offsets, max_len)
+    return f64((start + end) / 2), valid
+
+
+def nearest_run_spans(ink: NDArray[np.bool_], offsets: F64, max_len: int
+                      ) -> tuple[F64, F64, NDArray[np.bool_]]:
+    """Like `nearest_runs`, but the run's first and last offsets (its extent across the line)."""
     rows, n = ink.shape
     if rows == 0:
-        return f64(np.zeros(0)), np.zeros(0, bool)
+        return f64(np.zeros(0)), f64(np.zeros(0)), np.zeros(0, bool)
     columns = np.arange(n)
     distance = np.where(ink, np.abs(offsets)[None, :], np.inf)
     nearest = np.argmin(distance, axis=1)
@@ -109,6 +117,5 @@ def nearest_runs(ink: NDArray[np.bool_], offsets: F64, max_len: int) -> tuple[F6
     next_gap = np.minimum.accumulate(np.where(~ink, columns[None, :], n)[:, ::-1], axis=1)[:, ::-1]
     start = last_gap[np.arange(rows), nearest] + 1
     end = next_gap[np.arange(rows), nearest]
-    centre = (offsets[np.clip(start, 0, n - 1)] + offsets[np.clip(end - 1, 0, n - 1)]) / 2
     valid = has_ink & (end - start <= max_len)
-    return f64(centre), valid
+    return f64(offsets[np.clip(start, 0, n - 1)]), f64(offsets[np.clip(end - 1, 0, n - 1)]), valid

@@ -11,6 +11,7 @@ A printed form's layout and rotation are known from its markers already.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -20,10 +21,10 @@ from numpy.typing import NDArray
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, ZoneKind, layout_for
 from sheetscan.vision._arrays import F64, U8, f64, u8
-from sheetscan.vision._bend import Displacement, fit_displacement
+from sheetscan.vision._bend import Displacement, fit_displacement, trace_band
 from sheetscan.vision._debug import DebugSink, emit, wants
-from sheetscan.vision._layout_fit import Measured, measure
-from sheetscan.vision._lines import dark_ratio
+from sheetscan.vision._layout_fit import Measured, Ring, fit_ring, measure
+from sheetscan.vision._lines import dark_ratio, hysteresis
 from sheetscan.vision.sheet import RectifiedSheet, to_photo_points
 
 __all__ = ["SheetZones", "ZoneRegion", "draw_zones", "locate_zones", "to_photo_points"]
@@ -116,7 +117,7 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     left, top, right, bottom = sheet.frame
     size = max(right - left, bottom - top)
     line_width = max(2.0, 0.004 * size)
-    mask = _lines_mask(image, sheet.frame, line_width, band=max(4, round(0.006 * size)))
+    mask, ratio, contrast = _lines_mask(image, sheet.frame, line_width, band=max(4, round(0.006 * size)))
     notes = list(sheet.notes)
 
     if sheet.source == "form" and sheet.layout is not None:
@@ -175,7 +176,15 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     if bend is not None:
         (cx, cy), = bend.apply(f64([circle[:2]]))
         circle = (float(cx), float(cy), circle[2])
-    line_mask = _line_mask(upright_mask, model_lines, bend, circle, line_width)
+    # The lines' faint edges and pale stretches: as faint as the ink stage still sees (its hysteresis
+    # keeps pixels down to 0.84 of the paper), wherever they join the lines' darker ink.
+    faint = _turn_mask(hysteresis(ratio, contrast, max(contrast, 0.86)), k)
+    line_mask, ring = _line_mask(upright_mask, faint, model_lines, bend, circle, line_width,
+                                 search=0.02 * size)
+    if ring is not None:
+        circle = (ring.cx, ring.cy, ring.r)
+    if sheet.source == "form":
+        line_mask = np.maximum(line_mask, _form_labels(_turn_ratio(ratio, k), layout, frame, line_width))
     if not certain:
         notes.append("nothing on a 4-player sheet tells which side is the bottom; the side nearest the "
                      "photo's bottom is taken as seat 0's")
@@ -190,7 +199,8 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     return result
 
 
-def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width: float, *, band: int) -> U8:
+def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width: float, *, band: int
+                ) -> tuple[U8, NDArray[np.float32], float]:
     """The ink of the drawn lines (and the writing), at a level set by the frame's own darkness.
 
     On squared or lined notebook paper the printed rulings may be about as dark as a pencil frame;
@@ -198,7 +208,7 @@ def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width:
     the sheet's inside is crowded with "ink", the brightest channel is used instead of the darkest.
     """
     left, top, right, bottom = (round(v) for v in frame)
-    found: dict[str, tuple[float, NDArray[np.uint8]]] = {}
+    found: dict[str, tuple[float, NDArray[np.uint8], NDArray[np.float32], float]] = {}
     for channel in ("min", "max"):
         ratio = dark_ratio(image, line_width=line_width, channel=channel)
         contrast = _line_contrast(ratio, frame, band=band)
@@ -207,11 +217,12 @@ def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width:
             contrast = min(contrast, 0.8)
         candidate = np.where(ratio < contrast, 255, 0).astype(np.uint8)
         inside = candidate[top:bottom, left:right]
-        found[channel] = (float(np.count_nonzero(inside)) / max(1, inside.size), candidate)
+        found[channel] = (float(np.count_nonzero(inside)) / max(1, inside.size), candidate, ratio, contrast)
     # Decision: the brightest channel only when it shows clearly less "ink" (under two thirds): then
     # coloured rulings were part of it; otherwise the darkest, which keeps light coloured pens.
     chosen = "max" if found["max"][0] < 0.67 * found["min"][0] else "min"
-    return u8(found[chosen][1])
+    _, mask, ratio, contrast = found[chosen]
+    return u8(mask), ratio, contrast
 
 
 def _line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float, float], *,
@@ -484,19 +495,143 @@ def _densify(line: F64, step: float = 20.0) -> F64:
     return f64(out)
 
 
-def _line_mask(mask: U8, lines: list[F64], bend: Displacement | None, circle: tuple[float, float, float],
-               line_width: float) -> U8:
-    """The ink lying on the fitted lines (a band around each), i.e. the drawn lines without the writing."""
+def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
+               circle: tuple[float, float, float], line_width: float, *, search: float
+               ) -> tuple[U8, Ring | None]:
+    """The ink of the drawn lines without the writing, and the drawn circle fitted to its ring.
+
+    Two bands are joined: one of fixed width around the fitted (and bent) model, and one that follows
+    each drawn line place by place (a freehand line wanders, a retraced line is two strokes side by
+    side). Within them the faint mask counts, so a line's pale edges are not left as slivers that
+    read as a "1". The circle is fitted to its own ring and its stroke's measured width is masked.
+    """
     band = np.zeros_like(mask)
     thick = max(3, round(4 * line_width))
+    polylines = []
     for line in lines:
         dense = _densify(line)
         if bend is not None:
             dense = bend.apply(dense)
+        polylines.append(dense)
         cv2.polylines(band, [np.round(dense).astype(np.int32)], False, 255, thick)
-    cx, cy, r = circle
-    cv2.circle(band, (round(cx), round(cy)), round(r), 255, thick)
-    return u8(cv2.bitwise_and(mask, band))
+    pad = max(2.0, 0.25 * line_width)
+
+    def traced(lines: list[F64], reach: float) -> U8:
+        return trace_band(faint, lines, search=reach, step=max(2.0, 0.5 * line_width),
+                          max_run=max(6, round(3 * line_width)), merge=max(3, round(line_width)) | 1, pad=pad)
+
+    out = np.maximum(cv2.bitwise_and(mask, band), cv2.bitwise_and(faint, traced(polylines, search)))
+    ring = fit_ring(faint, circle, line_width=line_width, exclude=band)
+    ring_band = np.zeros_like(mask)
+    if ring is not None:
+        # The stroke as measured, plus a little for the blur of its edges; and the ring followed
+        # place by place, for a freehand circle that is not quite round.
+        width = ring.outer - ring.inner + 2 * pad
+        cv2.circle(ring_band, (round(ring.cx), round(ring.cy)), round((ring.inner + ring.outer) / 2), 255,
+                   max(3, round(width)))
+        t = np.linspace(0.0, 2 * np.pi, max(24, round(ring.r / 4)) + 1)
+        outline = f64(np.stack([ring.cx + ring.r * np.cos(t), ring.cy + ring.r * np.sin(t)], axis=1))
+        ring_band = np.maximum(ring_band, traced([outline], max(2 * line_width, 0.15 * ring.r)))
+    else:
+        cx, cy, r = circle
+        cv2.circle(ring_band, (round(cx), round(cy)), round(r), 255, thick)
+    out = np.maximum(out, cv2.bitwise_and(faint, ring_band))
+    return u8(out), ring
+
+
+# Where a printed form's grey labels are (sheetscan.vision.render._form, the printable form): each
+# zone's word at the bottom middle of its first part as its writer sees it, 2.2 mm above that edge in
+# 2.6 mm type; the "имя ____" name lines 5.5 mm outside each seat's edge in 3.2 mm type.
+_LABEL_WORDS = {"pulka": "пуля", "gora": "гора", "whists": "висты"}
+_LABEL_TYPE_MM = 2.6
+_LABEL_INSET_MM = 2.2
+_NAME_TYPE_MM = 3.2
+_NAME_OUT_MM = 5.5
+_NAME_CHARS = 26  # "имя " and 22 underscores
+
+
+def _label_boxes(layout: SheetLayout) -> list[tuple[tuple[float, float], tuple[float, float], int, bool]]:
+    """Each printed label of a form as (centre, (width, height), clockwise angle, black?), in page mm."""
+    page = layout.page
+    if page is None:
+        return []
+    sl, st, sr, sb = page.sheet_mm
+
+    def mm(p: tuple[float, float]) -> tuple[float, float]:
+        return (sl + p[0] * (sr - sl), st + p[1] * (sb - st))
+
+    boxes = []
+    for zone in layout.geometry().zones:
+        part = zone.parts[0]
+        angle = 0 if len(part.angles) > 1 else part.angles[0]
+        t = math.radians(-angle)
+        turned = [(x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t))
+                  for x, y in (mm(p) for p in part.polygon)]
+        bottom_y = max(p[1] for p in turned) - _LABEL_INSET_MM
+        xs = sorted(x0 + (bottom_y - y0) * (x1 - x0) / (y1 - y0)
+                    for (x0, y0), (x1, y1) in zip(turned, [*turned[1:], turned[0]], strict=True)
+                    if (y0 > bottom_y) != (y1 > bottom_y))
+        if len(xs) < 2:
+            continue
+        fx, fy = (xs[0] + xs[1]) / 2, bottom_y
+        back = math.radians(angle)
+        centre = (fx * math.cos(back) - fy * math.sin(back), fx * math.sin(back) + fy * math.cos(back))
+        # Letters about 0.62 em wide; one letter more for the Latin fallback words ("whists").
+        size = ((len(_LABEL_WORDS[zone.kind]) + 1) * 0.62 * _LABEL_TYPE_MM, 1.5 * _LABEL_TYPE_MM)
+        boxes.append((centre, size, angle, False))
+    # The markers and the QR code, printed in the margin: no writing, and black squares read as digits.
+    side = page.marker_mm
+    boxes += [((left + side / 2, top + side / 2), (side, side), 0, True) for _, left, top in page.markers]
+    qx, qy, qs = page.qr_mm
+    boxes.append(((qx + qs / 2, qy + qs / 2), (qs, qs), 0, True))
+    seats = ["bottom", "left", "right"] if layout.players == 3 else ["bottom", "left", "top", "right"]
+    places = {"bottom": ((0.5, 1.0), (0.0, 1.0), 0), "top": ((0.5, 0.0), (0.0, -1.0), 180),
+              "left": ((0.0, 0.5), (-1.0, 0.0), 90), "right": ((1.0, 0.5), (1.0, 0.0), -90)}
+    for seat in seats:
+        at, (dx, dy), angle = places[seat]
+        x, y = mm(at)
+        boxes.append(((x + dx * _NAME_OUT_MM, y + dy * _NAME_OUT_MM),
+                      (_NAME_CHARS * 0.62 * _NAME_TYPE_MM, 1.5 * _NAME_TYPE_MM), angle, False))
+    return boxes
+
+
+def _form_labels(ratio: NDArray[np.float32], layout: SheetLayout, frame: tuple[float, float, float, float],
+                 line_width: float) -> U8:
+    """255 on a printed form's grey labels (zone words, name lines) on the upright sheet.
+
+    A form is rectified from its markers, so where each label lies is known to a millimetre or so.
+    """
+    # Decision: within a label's box only ink paler than a pen (lighter than 0.5 of the paper) and not
+    # beside darker ink is taken, because the grey print is that pale while digits written over a
+    # label have dark cores (their grey edges stay with them).
+    out = np.zeros(ratio.shape, np.uint8)
+    page = layout.page
+    if page is None:
+        return u8(out)
+    sl, st, sr, sb = page.sheet_mm
+    ul, ut, ur, ub = frame
+    sx, sy = (ur - ul) / (sr - sl), (ub - ut) / (sb - st)
+    boxes = np.zeros_like(out)
+    black = np.zeros_like(out)
+    grow = 1.0 * (sx + sy) / 2 + line_width  # a millimetre of slack, and the print's blur
+    for (cx, cy), (bw, bh), angle, solid in _label_boxes(layout):
+        centre = (ul + (cx - sl) * sx, ut + (cy - st) * sy)
+        size = (bw * sx + 2 * grow, bh * sy + 2 * grow) if angle % 180 == 0 else (bw * sy + 2 * grow,
+                                                                                     bh * sx + 2 * grow)
+        corners = cv2.boxPoints((centre, size, float(angle % 180)))
+        cv2.fillPoly(black if solid else boxes, [np.round(corners).astype(np.int32)], 255)
+    # A pen's stroke has a dark core and grey edges; the grey print has no dark core anywhere near.
+    dark = u8(np.where(ratio < 0.5, 255, 0).astype(np.uint8))
+    near_dark = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))) > 0
+    grey = (ratio < 0.9) & (ratio >= 0.5) & ~near_dark
+    out[(boxes > 0) & grey] = 255
+    out[(black > 0) & (ratio < 0.9)] = 255
+    return u8(out)
+
+
+def _turn_ratio(ratio: NDArray[np.float32], k: int) -> NDArray[np.float32]:
+    codes = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
+    return ratio if k % 4 == 0 else np.asarray(cv2.rotate(ratio, codes[k % 4]), np.float32)
 
 
 def draw_zones(zones: SheetZones) -> U8:

@@ -302,3 +302,100 @@ def test_samples_geometry_against_their_truth_files(photo_path: Path) -> None:
     turns = range(4 if four_hand else 1)
     err = min(float(np.hypot(*(np.roll(frame, k, 0) - true_corners).T).max()) for k in turns)
     assert err < 0.005 * float(np.hypot(photo.width, photo.height))
+    # The circle where its ring is drawn (on sochi-3p-hand it lies 30 px off the layout's usual place).
+    assert zones.circle is not None
+    cx, cy, r = zones.circle
+    (tx, ty), = cv2.perspectiveTransform(np.array([[truth["circle"]["center"]]], np.float64),
+                                         np.linalg.inv(zones.to_photo))[0]
+    assert np.hypot(cx - tx, cy - ty) < 0.1 * r
+
+
+def test_fit_ring_finds_an_off_centre_broken_circle() -> None:
+    from sheetscan.vision._layout_fit import fit_ring
+
+    # The drawn ring: centre (330, 250), radius 55, stroke 5 px (so its ink spans radii 52.5..57.5),
+    # with two gaps, the target "20" touching it inside and two spokes ending on it. The layout's
+    # model expects it at (300, 240) with radius 70: 32 px and 15 px off.
+    mask = np.zeros((500, 600), np.uint8)
+    cv2.ellipse(mask, (330, 250), (55, 55), 0, 20, 160, 255, 5)
+    cv2.ellipse(mask, (330, 250), (55, 55), 0, 185, 340, 255, 5)
+    cv2.putText(mask, "20", (285, 272), cv2.FONT_HERSHEY_SIMPLEX, 2.0, 255, 7)
+    cv2.line(mask, (150, 420), (292, 290), 255, 5)
+    cv2.line(mask, (510, 420), (368, 290), 255, 5)
+    ring = fit_ring(mask, (300.0, 240.0, 70.0), line_width=5.0)
+    assert ring is not None
+    assert np.hypot(ring.cx - 330, ring.cy - 250) < 2.0
+    assert ring.r == pytest.approx(55, abs=2.0)
+    assert 50.0 <= ring.inner <= 54.0 and 56.0 <= ring.outer <= 60.0
+
+
+def test_fit_ring_gives_none_without_a_ring() -> None:
+    from sheetscan.vision._layout_fit import fit_ring
+
+    mask = np.zeros((400, 400), np.uint8)
+    cv2.putText(mask, "20", (150, 220), cv2.FONT_HERSHEY_SIMPLEX, 2.0, 255, 7)  # a target, no circle
+    assert fit_ring(mask, (200.0, 200.0, 80.0), line_width=5.0) is None
+
+
+def test_trace_band_covers_both_strokes_of_a_retraced_wandering_line() -> None:
+    from sheetscan.vision._bend import trace_band
+
+    # The model line is y = 200; the drawn line wanders 18 px off it (a freehand bow) and was drawn
+    # twice, the second stroke 6 px below the first, each 3 px wide. A digit stands 45 px above.
+    mask = np.zeros((400, 800), np.uint8)
+    xs = np.arange(50, 751, dtype=np.float64)
+    first = 200 + 18 * np.sin(np.pi * (xs - 50) / 700)
+    for dy in (0.0, 6.0):
+        cv2.polylines(mask, [np.round(np.stack([xs, first + dy], 1)).astype(np.int32)], False, 255, 3)
+    drawn = mask.copy()
+    cv2.putText(mask, "7", (380, 150), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 255, 3)
+    digit = (mask > 0) & (drawn == 0)
+    band = trace_band(mask, [np.array([[50.0, 200.0], [750.0, 200.0]])], search=30, step=3, max_run=15,
+                      merge=5, pad=2)
+    covered = (band > 0) & (drawn > 0)
+    assert covered.sum() >= 0.99 * (drawn > 0).sum()
+    assert not (band > 0)[digit].any()
+
+
+def test_line_mask_holds_a_retraced_line() -> None:
+    sheet, to_image = _flat_sheet("standard-3", ODD_3, 0)
+    image = sheet.image.copy()
+    # Retrace the bottom side of the pulka rectangle (y = 1 − whists[3] = 0.82 of the sheet's height)
+    # with a second stroke 7 px below the first, as a player going over the line again would.
+    (x0, y0), (x1, _) = cv2.perspectiveTransform(np.array([[[0.2, 0.82], [0.8, 0.82]]]), to_image)[0]
+    second = np.zeros(image.shape[:2], np.uint8)
+    cv2.line(second, (round(x0), round(y0) + 7), (round(x1), round(y0) + 7), 255, 2)
+    image[second > 0] = (60, 60, 60)
+    sheet = RectifiedSheet(image=image, to_photo=sheet.to_photo, corners=sheet.corners, source="drawn",
+                           form=None, partial=False, frame=sheet.frame)
+    zones = locate_zones(sheet)
+    assert zones.rotation == 0
+    assert (zones.line_mask[second > 0] > 0).mean() > 0.97
+
+
+def test_form_labels_are_in_the_line_mask() -> None:
+    from sheetscan.vision.render import form_page
+
+    layout = find_layout("form-3")
+    assert layout.page is not None
+    px_per_mm = 7.0
+    page = form_page(layout, px_per_mm=px_per_mm)  # labels grey (150), lines black, as printed
+    sl, st, sr, sb = (v * px_per_mm for v in layout.page.sheet_mm)
+    margin = 30
+    crop = np.ascontiguousarray(page[round(st) - margin:round(sb) + margin,
+                                     round(sl) - margin:round(sr) + margin])
+    left, top, right, bottom = frame = (float(margin), float(margin), margin + sr - sl, margin + sb - st)
+    corners = np.array([[left, top], [right, top], [right, bottom], [left, bottom]])
+    sheet = RectifiedSheet(image=crop, to_photo=np.eye(3), corners=corners, source="form", form=None,
+                           partial=False, frame=frame, rotation=0, layout=layout)
+    zones = locate_zones(sheet)
+    # The labels' pixels: printed grey (not the black lines, nor their antialiased edges) inside the
+    # sheet's rectangle, where the zone words are.
+    grey = crop[..., 0]
+    near_black = cv2.erode(grey, np.ones((7, 7), np.uint8)) < 60
+    label = (grey > 90) & (grey < 200) & ~near_black
+    inside = np.zeros_like(label)
+    inside[margin + 5:round(margin + sb - st) - 5, margin + 5:round(margin + sr - sl) - 5] = True
+    words = label & inside
+    assert words.sum() > 500  # the eleven zone words are there to be masked
+    assert (zones.line_mask[words] > 0).mean() > 0.97
