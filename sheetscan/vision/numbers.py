@@ -25,8 +25,9 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision import _group
+from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision.ink import Ink
-from sheetscan.vision.recognise import NumberImage, NumberReading, Recognizer
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer, read_number
 
 __all__ = [
     "CIRCLE",
@@ -580,7 +581,8 @@ def _choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[
         return {}
     options: dict[int, list[Choice]] = {}
     pending: list[Part] = []
-    for (key, kind, token), reading in zip(jobs, _read(recognizer, [t for _, _, t in jobs]), strict=True):
+    shared = _read_shared(recognizer, [t for _, _, t in jobs])
+    for (key, kind, token), reading in zip(jobs, shared, strict=True):
         found = options.setdefault(key, [])
         # The likeliest cut by width is the first way: among equals it stays.
         prior = 0.0 if not found else -0.05
@@ -712,6 +714,25 @@ def _step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
     if step <= usual:
         return 0.0
     return min(penalty, 0.5 + 2.0 * math.log(step / usual))
+
+
+def _read_shared(recognizer: Recognizer, tokens: list[NumberToken]) -> list[NumberReading]:
+    """`_read`, but each distinct digit crop read once: the ways of cutting a number share most of
+    their digit boxes. Only for a recogniser that reads single digits (`read_digits`)."""
+    read_digits = getattr(recognizer, "read_digits", None)
+    if read_digits is None:
+        return _read(recognizer, tokens)
+    index: dict[tuple[int, _group.Box], int] = {}
+    crops: list[npt.NDArray[np.uint8]] = []
+    for token in tokens:
+        for box in token.image.digit_boxes:
+            key = (id(token.image.gray), box)
+            if key not in index:
+                index[key] = len(crops)
+                crops.append(crop_digits(NumberImage(gray=token.image.gray, digit_boxes=(box,)))[0])
+    digits: list[DigitReading] = list(read_digits(crops)) if crops else []
+    return [read_number([digits[index[(id(t.image.gray), box)]] for box in t.image.digit_boxes])
+            for t in tokens]
 
 
 def _confidence(reading: NumberReading) -> float:
