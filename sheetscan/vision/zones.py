@@ -11,7 +11,6 @@ A printed form's layout and rotation are known from its markers already.
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -179,12 +178,16 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     # The lines' faint edges and pale stretches: as faint as the ink stage still sees (its hysteresis
     # keeps pixels down to 0.84 of the paper), wherever they join the lines' darker ink.
     faint = _turn_mask(hysteresis(ratio, contrast, max(contrast, 0.86)), k)
+    # Decision: a printed form's lines and circle are exactly where the model puts them and print
+    # sharp, so only a hand-drawn sheet's lines are followed and taken with their faint edges: on a
+    # form that would only take the edges of digits written against the lines.
     line_mask, ring = _line_mask(upright_mask, faint, model_lines, bend, circle, line_width,
-                                 search=0.02 * size)
+                                 search=0.02 * size, follow=sheet.source != "form")
     if ring is not None:
         circle = (ring.cx, ring.cy, ring.r)
-    if sheet.source == "form":
-        line_mask = np.maximum(line_mask, _form_labels(_turn_ratio(ratio, k), layout, frame, line_width))
+    # Decision: a printed form's grey labels stay out of the line mask, because the numbers stage drops
+    # them itself and, measured on the bench's form photos, masking them (even only those no writing
+    # comes near) cost 1-4 digits a photo: the ink stage then drops digits beside them as line fringes.
     if not certain:
         notes.append("nothing on a 4-player sheet tells which side is the bottom; the side nearest the "
                      "photo's bottom is taken as seat 0's")
@@ -496,7 +499,7 @@ def _densify(line: F64, step: float = 20.0) -> F64:
 
 
 def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
-               circle: tuple[float, float, float], line_width: float, *, search: float
+               circle: tuple[float, float, float], line_width: float, *, search: float, follow: bool = True
                ) -> tuple[U8, Ring | None]:
     """The ink of the drawn lines without the writing, and the drawn circle fitted to its ring.
 
@@ -504,6 +507,7 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
     each drawn line place by place (a freehand line wanders, a retraced line is two strokes side by
     side). Within them the faint mask counts, so a line's pale edges are not left as slivers that
     read as a "1". The circle is fitted to its own ring and its stroke's measured width is masked.
+    Without `follow`, only the model's band and the dark mask count (a printed form).
     """
     band = np.zeros_like(mask)
     thick = max(3, round(4 * line_width))
@@ -520,7 +524,12 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
         return trace_band(faint, lines, search=reach, step=max(2.0, 0.5 * line_width),
                           max_run=max(6, round(3 * line_width)), merge=max(3, round(line_width)) | 1, pad=pad)
 
-    out = np.maximum(cv2.bitwise_and(mask, band), cv2.bitwise_and(faint, traced(polylines, search)))
+    out = cv2.bitwise_and(mask, band)
+    if not follow:
+        cx, cy, r = circle
+        cv2.circle(band, (round(cx), round(cy)), round(r), 255, thick)
+        return u8(cv2.bitwise_and(mask, band)), None
+    out = np.maximum(out, cv2.bitwise_and(faint, traced(polylines, search)))
     ring = fit_ring(faint, circle, line_width=line_width, exclude=band)
     ring_band = np.zeros_like(mask)
     if ring is not None:
@@ -537,101 +546,6 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
         cv2.circle(ring_band, (round(cx), round(cy)), round(r), 255, thick)
     out = np.maximum(out, cv2.bitwise_and(faint, ring_band))
     return u8(out), ring
-
-
-# Where a printed form's grey labels are (sheetscan.vision.render._form, the printable form): each
-# zone's word at the bottom middle of its first part as its writer sees it, 2.2 mm above that edge in
-# 2.6 mm type; the "имя ____" name lines 5.5 mm outside each seat's edge in 3.2 mm type.
-_LABEL_WORDS = {"pulka": "пуля", "gora": "гора", "whists": "висты"}
-_LABEL_TYPE_MM = 2.6
-_LABEL_INSET_MM = 2.2
-_NAME_TYPE_MM = 3.2
-_NAME_OUT_MM = 5.5
-_NAME_CHARS = 26  # "имя " and 22 underscores
-
-
-def _label_boxes(layout: SheetLayout) -> list[tuple[tuple[float, float], tuple[float, float], int, bool]]:
-    """Each printed label of a form as (centre, (width, height), clockwise angle, black?), in page mm."""
-    page = layout.page
-    if page is None:
-        return []
-    sl, st, sr, sb = page.sheet_mm
-
-    def mm(p: tuple[float, float]) -> tuple[float, float]:
-        return (sl + p[0] * (sr - sl), st + p[1] * (sb - st))
-
-    boxes = []
-    for zone in layout.geometry().zones:
-        part = zone.parts[0]
-        angle = 0 if len(part.angles) > 1 else part.angles[0]
-        t = math.radians(-angle)
-        turned = [(x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t))
-                  for x, y in (mm(p) for p in part.polygon)]
-        bottom_y = max(p[1] for p in turned) - _LABEL_INSET_MM
-        xs = sorted(x0 + (bottom_y - y0) * (x1 - x0) / (y1 - y0)
-                    for (x0, y0), (x1, y1) in zip(turned, [*turned[1:], turned[0]], strict=True)
-                    if (y0 > bottom_y) != (y1 > bottom_y))
-        if len(xs) < 2:
-            continue
-        fx, fy = (xs[0] + xs[1]) / 2, bottom_y
-        back = math.radians(angle)
-        centre = (fx * math.cos(back) - fy * math.sin(back), fx * math.sin(back) + fy * math.cos(back))
-        # Letters about 0.62 em wide; one letter more for the Latin fallback words ("whists").
-        size = ((len(_LABEL_WORDS[zone.kind]) + 1) * 0.62 * _LABEL_TYPE_MM, 1.5 * _LABEL_TYPE_MM)
-        boxes.append((centre, size, angle, False))
-    # The markers and the QR code, printed in the margin: no writing, and black squares read as digits.
-    side = page.marker_mm
-    boxes += [((left + side / 2, top + side / 2), (side, side), 0, True) for _, left, top in page.markers]
-    qx, qy, qs = page.qr_mm
-    boxes.append(((qx + qs / 2, qy + qs / 2), (qs, qs), 0, True))
-    seats = ["bottom", "left", "right"] if layout.players == 3 else ["bottom", "left", "top", "right"]
-    places = {"bottom": ((0.5, 1.0), (0.0, 1.0), 0), "top": ((0.5, 0.0), (0.0, -1.0), 180),
-              "left": ((0.0, 0.5), (-1.0, 0.0), 90), "right": ((1.0, 0.5), (1.0, 0.0), -90)}
-    for seat in seats:
-        at, (dx, dy), angle = places[seat]
-        x, y = mm(at)
-        boxes.append(((x + dx * _NAME_OUT_MM, y + dy * _NAME_OUT_MM),
-                      (_NAME_CHARS * 0.62 * _NAME_TYPE_MM, 1.5 * _NAME_TYPE_MM), angle, False))
-    return boxes
-
-
-def _form_labels(ratio: NDArray[np.float32], layout: SheetLayout, frame: tuple[float, float, float, float],
-                 line_width: float) -> U8:
-    """255 on a printed form's grey labels (zone words, name lines) on the upright sheet.
-
-    A form is rectified from its markers, so where each label lies is known to a millimetre or so.
-    """
-    # Decision: within a label's box only ink paler than a pen (lighter than 0.5 of the paper) and not
-    # beside darker ink is taken, because the grey print is that pale while digits written over a
-    # label have dark cores (their grey edges stay with them).
-    out = np.zeros(ratio.shape, np.uint8)
-    page = layout.page
-    if page is None:
-        return u8(out)
-    sl, st, sr, sb = page.sheet_mm
-    ul, ut, ur, ub = frame
-    sx, sy = (ur - ul) / (sr - sl), (ub - ut) / (sb - st)
-    boxes = np.zeros_like(out)
-    black = np.zeros_like(out)
-    grow = 1.0 * (sx + sy) / 2 + line_width  # a millimetre of slack, and the print's blur
-    for (cx, cy), (bw, bh), angle, solid in _label_boxes(layout):
-        centre = (ul + (cx - sl) * sx, ut + (cy - st) * sy)
-        size = (bw * sx + 2 * grow, bh * sy + 2 * grow) if angle % 180 == 0 else (bw * sy + 2 * grow,
-                                                                                     bh * sx + 2 * grow)
-        corners = cv2.boxPoints((centre, size, float(angle % 180)))
-        cv2.fillPoly(black if solid else boxes, [np.round(corners).astype(np.int32)], 255)
-    # A pen's stroke has a dark core and grey edges; the grey print has no dark core anywhere near.
-    dark = u8(np.where(ratio < 0.5, 255, 0).astype(np.uint8))
-    near_dark = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))) > 0
-    grey = (ratio < 0.9) & (ratio >= 0.5) & ~near_dark
-    out[(boxes > 0) & grey] = 255
-    out[(black > 0) & (ratio < 0.9)] = 255
-    return u8(out)
-
-
-def _turn_ratio(ratio: NDArray[np.float32], k: int) -> NDArray[np.float32]:
-    codes = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
-    return ratio if k % 4 == 0 else np.asarray(cv2.rotate(ratio, codes[k % 4]), np.float32)
 
 
 def draw_zones(zones: SheetZones) -> U8:

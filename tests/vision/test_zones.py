@@ -371,31 +371,3 @@ def test_line_mask_holds_a_retraced_line() -> None:
     zones = locate_zones(sheet)
     assert zones.rotation == 0
     assert (zones.line_mask[second > 0] > 0).mean() > 0.97
-
-
-def test_form_labels_are_in_the_line_mask() -> None:
-    from sheetscan.vision.render import form_page
-
-    layout = find_layout("form-3")
-    assert layout.page is not None
-    px_per_mm = 7.0
-    page = form_page(layout, px_per_mm=px_per_mm)  # labels grey (150), lines black, as printed
-    sl, st, sr, sb = (v * px_per_mm for v in layout.page.sheet_mm)
-    margin = 30
-    crop = np.ascontiguousarray(page[round(st) - margin:round(sb) + margin,
-                                     round(sl) - margin:round(sr) + margin])
-    left, top, right, bottom = frame = (float(margin), float(margin), margin + sr - sl, margin + sb - st)
-    corners = np.array([[left, top], [right, top], [right, bottom], [left, bottom]])
-    sheet = RectifiedSheet(image=crop, to_photo=np.eye(3), corners=corners, source="form", form=None,
-                           partial=False, frame=frame, rotation=0, layout=layout)
-    zones = locate_zones(sheet)
-    # The labels' pixels: printed grey (not the black lines, nor their antialiased edges) inside the
-    # sheet's rectangle, where the zone words are.
-    grey = crop[..., 0]
-    near_black = cv2.erode(grey, np.ones((7, 7), np.uint8)) < 60
-    label = (grey > 90) & (grey < 200) & ~near_black
-    inside = np.zeros_like(label)
-    inside[margin + 5:round(margin + sb - st) - 5, margin + 5:round(margin + sr - sl) - 5] = True
-    words = label & inside
-    assert words.sum() > 500  # the eleven zone words are there to be masked
-    assert (zones.line_mask[words] > 0).mean() > 0.97
