@@ -126,3 +126,29 @@ def test_squared_paper_ruling_is_removed_and_digits_stay_whole() -> None:
     assert found >= 0.9 and false <= 0.002
     count, _ = cv2.connectedComponents(ink.mask)
     assert count - 1 == 4
+
+
+def test_a_faint_pen_whose_stroke_fades_stays_one_stroke() -> None:
+    # A pale pen on a 1200 px sheet (digits about 30 px, a fortieth of it): a "1" whose upper 20 px
+    # are 38 % darker than the paper and lower 14 px 26 % (below the sheet-wide strong threshold of
+    # 32 %, above the faintest 20 %, and farther than the hysteresis reach of 3 px from the dark
+    # part). It is one stroke, so the mask must hold it as one blob of its whole 34 px length.
+    canvas = blank(1200, 1200)
+    darkness = np.zeros((1200, 1200))
+    darkness[500:520, 598:602] = 0.38
+    darkness[520:534, 598:602] = 0.26
+    mask = find_ink(to_bgr(canvas * (1.0 - darkness)[..., None])).mask
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    assert count - 1 == 1, f"{count - 1} blobs"
+    assert int(stats[1, cv2.CC_STAT_HEIGHT]) >= 33
+
+
+def test_faint_squared_paper_alone_does_not_pass() -> None:
+    # Ruling 26 % darker than the paper with no writing near it stays below the threshold: only
+    # ink that passes the sheet's own threshold lowers it around itself.
+    canvas = blank(200, 200)
+    darkness = np.zeros((200, 200))
+    darkness[50:52, 20:40] = 0.26  # short faint dashes, too short to be taken for ruling lines
+    darkness[120:140, 100:102] = 0.26
+    mask = find_ink(to_bgr(canvas * (1.0 - darkness)[..., None]), max_extent=1.0).mask
+    assert not mask.any()
