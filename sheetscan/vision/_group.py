@@ -10,7 +10,8 @@ its numbers read normally (x to the right, y down). Pure geometry on boxes and s
   written in two strokes) are one glyph;
 - numbers: glyphs between dots, or separated by a gap wider than a digit's width;
 - digits: each glyph is a digit, except glyphs much wider than a digit, which are touching digits and
-  are cut at the columns with the least ink.
+  are cut at the columns with the least ink; a glyph that may be either is offered both ways
+  (`cut_options`), for the recogniser and the running totals to choose.
 """
 
 from __future__ import annotations

@@ -12,16 +12,9 @@ import numpy as np
 import pytest
 
 from sheetscan.vision import _group
+from sheetscan.vision._totals import monotone_picks, part_token
 from sheetscan.vision.ink import find_ink
-from sheetscan.vision.numbers import (
-    NumberToken,
-    _blocks,
-    _candidate_angles,
-    _monotone_picks,
-    _part_token,
-    find_numbers,
-    read_numbers,
-)
+from sheetscan.vision.numbers import NumberToken, _blocks, _candidate_angles, find_numbers, read_numbers
 from sheetscan.vision.recognise import NumberImage, NumberReading
 from tests.vision._handwriting import TemplateReader, Writer, blank, to_bgr, whole, write_line
 
@@ -147,16 +140,16 @@ def test_running_totals_choose_how_touching_digits_are_cut() -> None:
     # 12, then a glyph read whole as 5 (0.99) or cut as 15 (0.98), then 18: only 15 keeps the totals
     # rising (12 < 15 < 18), so the cut wins although it reads a little less surely on its own.
     choices = [[_choice((12, 0.99))], [_choice((5, 0.99)), _choice((15, 0.98))], [_choice((18, 0.99))]]
-    assert _monotone_picks(choices, rising=True) == [0, 1, 0]
+    assert monotone_picks(choices, rising=True) == [0, 1, 0]
     # With nothing around it to go by, the surer reading stays.
-    assert _monotone_picks([choices[1]], rising=True) == [0]
+    assert monotone_picks([choices[1]], rising=True) == [0]
 
 
 def test_a_lost_dot_is_found_when_the_totals_call_for_it() -> None:
     # "2.8" with its dot lost reads as 28; the next total is 12. Read as two numbers, 2 < 8 < 12
     # rise; read as one, 28 > 12 goes back.
     choices = [[_choice((28, 0.99)), _choice((2, 0.99), (8, 0.99))], [_choice((12, 0.99))]]
-    assert _monotone_picks(choices, rising=True) == [1, 0]
+    assert monotone_picks(choices, rising=True) == [1, 0]
 
 
 def test_jumps_of_hundreds_are_not_taken_for_totals() -> None:
@@ -164,20 +157,20 @@ def test_jumps_of_hundreds_are_not_taken_for_totals() -> None:
     # last number. Both rise, but 26 → 281 moves by 255 at once, far more than any running total
     # moves in one deal (the sample games' steps are at most 60), so 28 is kept.
     choices = [[_choice((26, 0.99))], [_choice((28, 0.95)), _choice((281, 0.99))]]
-    assert _monotone_picks(choices, rising=True) == [0, 0]
+    assert monotone_picks(choices, rising=True) == [0, 0]
 
 
 def test_a_pulka_counted_down_may_fall_but_a_mountain_only_rises() -> None:
     # 20, then 16 (0.9) or 76 (0.95), then 10: falling 20 > 16 > 10 is a pulka counted down.
     choices = [[_choice((20, 0.99))], [_choice((76, 0.95)), _choice((16, 0.9))], [_choice((10, 0.99))]]
-    assert _monotone_picks(choices, rising=False) == [0, 1, 0]
+    assert monotone_picks(choices, rising=False) == [0, 1, 0]
 
 
 def test_a_part_of_a_number_gets_its_share_of_the_quad() -> None:
     # Digit boxes at x 10–30 and 50–90 of a number whose digits span 10–90 (80 px) on a quad 100
     # wide: the second part starts at (50 − 10) / 80 = 0.5 of the way and ends at 1.0.
     token = _token(((10, 0, 20, 20), (50, 0, 40, 20)))
-    part = _part_token(token, ((50, 0, 40, 20),))
+    part = part_token(token, ((50, 0, 40, 20),))
     assert part.quad == ((50.0, 0.0), (100.0, 0.0), (100.0, 20.0), (50.0, 20.0))
     assert part.image.digit_boxes == ((50, 0, 40, 20),)
 
