@@ -5,7 +5,9 @@
 Renders sheets with `sheetscan.vision.render` (handwriting from MNIST's test part) across the four
 layouts and the renderer's own spread of rotations, tilts (up to ~35°), light, blur and tables, then
 prints: the share of sheets found, corner error (px), layout and rotation accuracy, zone IoU against the
-truth polygons, and seconds per stage, with decoding alone as the baseline (ratio = stages / decode).
+truth polygons, leftover line pieces (what the ink stage still sees of the drawn lines once `line_mask` is
+taken out: pieces of ink outside every written number's box, each of which can read as a "1" or a "7"),
+and seconds per stage, with decoding alone as the baseline (ratio = stages / decode).
 
 A standard-4 sheet looks the same turned by any quarter, so its rotation (which seat is 0) cannot be
 read from the lines: its rotation is reported apart, and its zones are compared under the best cyclic
@@ -27,6 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sheetscan.errors import NoSheetError
+from sheetscan.vision.ink import find_ink
 from sheetscan.vision.photo import load_photo
 from sheetscan.vision.render import render_sheet
 from sheetscan.vision.sheet import find_sheet
@@ -72,6 +75,26 @@ def _zone_ious(found: list[np.ndarray], truth: list[np.ndarray], players: int, s
         found_seat = (seat - shift) % players
         out.append(_iou(found[found_seat * per_seat + k], polygon))
     return out
+
+
+def _leftover_pieces(zones: Any, truth: dict[str, Any]) -> int:
+    """Pieces of ink the ink stage keeps outside every true number's box (and the names): line leftovers.
+
+    Pieces smaller than a dot (4 stroke widths squared) are not counted: the dots between numbers.
+    """
+    boxes = np.zeros(zones.image.shape[:2], np.uint8)
+    back = np.linalg.inv(zones.to_photo)
+    written = [*truth["numbers"], *truth.get("names", [])]
+    if truth.get("target"):
+        written.append(truth["target"])
+    for item in written:
+        quad = cv2.perspectiveTransform(np.array([item["quad"]], np.float64), back)[0]
+        cv2.fillPoly(boxes, [np.rint(quad).astype(np.int32)], 255)
+    boxes = cv2.dilate(boxes, np.ones((15, 15), np.uint8))
+    ink = find_ink(zones.image, line_mask=zones.line_mask)
+    left = np.where(boxes > 0, 0, ink.mask).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    return int(sum(stats[i, cv2.CC_STAT_AREA] >= 4 * ink.stroke_width**2 for i in range(1, count)))
 
 
 def main() -> None:
@@ -123,16 +146,17 @@ def main() -> None:
             row.update(found=True, find=t2 - t1, zones=t3 - t2, corner_err=cyclic, layout_ok=layout_ok,
                        rotation_ok=zones.rotation == truth["rotation"], certain=zones.rotation_certain,
                        iou_mean=float(np.mean(ious)), iou_min=float(np.min(ious)), partial=sheet.partial,
-                       tilt=truth.get("tilt"))
+                       tilt=truth.get("tilt"), leftover=_leftover_pieces(zones, truth))
             rows.append(row)
             print(f"{layout} seed {seed}: rot {truth['rotation']}→{zones.rotation} tilt {truth.get('tilt')} "
                   f"corner {cyclic:.1f}px IoU mean {row['iou_mean']:.3f} min {row['iou_min']:.3f} "
+                  f"leftover {row['leftover']} "
                   f"decode {row['decode']:.3f}s find {row['find']:.3f}s zones {row['zones']:.3f}s",
                   flush=True)
 
     print()
     print(f"{'layout':<12}{'found':>8}{'layout':>8}{'rotation':>10}{'corner px':>12}{'IoU mean':>10}"
-          f"{'IoU min':>9}{'decode s':>10}{'find s':>8}{'zones s':>9}{'ratio':>7}")
+          f"{'IoU min':>9}{'leftover':>9}{'decode s':>10}{'find s':>8}{'zones s':>9}{'ratio':>7}")
     for layout in [*layouts, "all"]:
         group = [r for r in rows if layout in ("all", r["layout"])]
         ok = [r for r in group if r["found"]]
@@ -148,8 +172,10 @@ def main() -> None:
               f"{statistics.median(r['corner_err'] for r in ok) if ok else float('nan'):>12.1f}"
               f"{statistics.mean(r['iou_mean'] for r in ok) if ok else float('nan'):>10.3f}"
               f"{min(r['iou_min'] for r in ok) if ok else float('nan'):>9.3f}"
+              f"{sum(r['leftover'] for r in ok):>9}"
               f"{decode:>10.3f}{find:>8.3f}{zones_s:>9.3f}{(decode + find + zones_s) / decode:>7.1f}")
-    print("\ncorner px: median worst-corner distance of the upright outer rectangle from the truth; "
+    print("\nleftover: line pieces the ink stage still sees (summed over the sheets found); "
+          "corner px: median worst-corner distance of the upright outer rectangle from the truth; "
           "rotation counts only sheets whose rotation is determined (not standard-4); ratio = (decode + "
           "find + zones) / decode, medians, photo size "
           f"{width}×{height}.")

@@ -169,9 +169,9 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
         median[enough] = np.nanmedian(around[enough], axis=1)
     keep = ok & enough & (np.abs(centre - median) <= max(2.0, 0.5 * max_run))
     thickness = max(1, round(step) + 2)
-    for i in np.flatnonzero(keep):
-        a = points[i] + (start[i] - pad) * normals[i]
-        b = points[i] + (end[i] + pad) * normals[i]
-        cv2.line(band, (round(float(a[0])), round(float(a[1]))), (round(float(b[0])), round(float(b[1]))),
-                 255, thickness)
+    if keep.any():
+        near = points[keep] + (start[keep] - pad)[:, None] * normals[keep]
+        far = points[keep] + (end[keep] + pad)[:, None] * normals[keep]
+        segments = np.round(np.stack([near, far], axis=1)).astype(np.int32)  # K × 2 × 2
+        cv2.polylines(band, list(segments), False, 255, thickness)
     return u8(band)

@@ -314,7 +314,7 @@ def _least_squares_circle(points: F64) -> tuple[float, float, float]:
 
 
 def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: float,
-             exclude: U8 | None = None, tries: int = 400, bins: int = 48) -> Ring | None:
+             exclude: U8 | None = None, tries: int = 160, bins: int = 48) -> Ring | None:
     """The drawn circle near `expected` (cx, cy, r), fitted to its own ink by RANSAC, or None.
 
     A freehand circle is seldom where the layout's model puts it, nor exactly its size. The ink
@@ -340,8 +340,8 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
     if len(pts) < 30:
         return None
     rng = np.random.default_rng(0)  # deterministic: the same photo always gives the same ring
-    if len(pts) > 4000:
-        pts = pts[rng.choice(len(pts), 4000, replace=False)]
+    if len(pts) > 1500:
+        pts = pts[rng.choice(len(pts), 1500, replace=False)]
     tol = max(2.0, 0.75 * line_width)
     triples = pts[rng.integers(0, len(pts), (tries, 3))]
     ux, uy, ur = _circles_through(triples)
