@@ -521,7 +521,7 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
     pad = max(2.0, 0.25 * line_width)
 
     def traced(lines: list[F64], reach: float) -> U8:
-        return trace_band(faint, lines, search=reach, step=max(2.0, 0.5 * line_width),
+        return trace_band(faint, lines, search=reach, step=max(2.0, 0.8 * line_width),
                           max_run=max(6, round(3 * line_width)), merge=max(3, round(line_width)) | 1, pad=pad)
 
     out = cv2.bitwise_and(mask, band)
