@@ -51,7 +51,7 @@ Mask = npt.NDArray[np.uint8]
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 
 # A glyph wider than this (in digit heights) may be two touching digits: every cut is read.
-_AMBIGUOUS_WIDTH = 0.55
+_AMBIGUOUS_WIDTH = 0.75
 # A number needs a glyph at least this share of the block's digit height.
 _LOWEST_DIGIT = 0.6
 # The smallest digit height, as a share of the sheet image's shorter side.
