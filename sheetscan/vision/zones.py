@@ -520,8 +520,8 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
         cv2.polylines(band, [np.round(dense).astype(np.int32)], False, 255, thick)
     pad = max(2.0, 0.25 * line_width)
 
-    def traced(lines: list[F64], reach: float) -> U8:
-        return trace_band(faint, lines, search=reach, step=max(2.0, 0.8 * line_width),
+    def traced(lines: list[F64], reach: float, ink: U8 = faint) -> U8:
+        return trace_band(ink, lines, search=reach, step=max(2.0, 0.8 * line_width),
                           max_run=max(6, round(3 * line_width)), merge=max(3, round(line_width)) | 1, pad=pad)
 
     out = cv2.bitwise_and(mask, band)
@@ -529,7 +529,19 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
         cx, cy, r = circle
         cv2.circle(band, (round(cx), round(cy)), round(r), 255, thick)
         return u8(cv2.bitwise_and(mask, band)), None
-    out = np.maximum(out, cv2.bitwise_and(faint, traced(polylines, search)))
+    first = cv2.bitwise_and(faint, traced(polylines, search))
+    out = np.maximum(out, first)
+    # A line gone over twice: the second stroke may lie further off than the first's run reaches. It is
+    # the next run out once the first stroke is taken away, and it runs along the line; the pieces
+    # found that way are kept only when long (no digit is 0.1 of the sheet long).
+    rest = cv2.bitwise_and(faint, cv2.bitwise_not(cv2.dilate(first, np.ones((3, 3), np.uint8))))
+    second = cv2.bitwise_and(rest, traced(polylines, search, u8(rest)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(second, connectivity=8)
+    if count > 1:
+        longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+        keep = longest >= 0.1 * max(mask.shape)
+        keep[0] = False
+        out = np.maximum(out, np.where(keep[labels], 255, 0).astype(np.uint8))
     ring = fit_ring(faint, circle, line_width=line_width, exclude=band)
     ring_band = np.zeros_like(mask)
     if ring is not None:

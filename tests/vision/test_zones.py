@@ -361,10 +361,11 @@ def test_line_mask_holds_a_retraced_line() -> None:
     sheet, to_image = _flat_sheet("standard-3", ODD_3, 0)
     image = sheet.image.copy()
     # Retrace the bottom side of the pulka rectangle (y = 1 − whists[3] = 0.82 of the sheet's height)
-    # with a second stroke 7 px below the first, as a player going over the line again would.
+    # with a second stroke 12 px below the first (beyond the model's band), as a player going over the
+    # line again would.
     (x0, y0), (x1, _) = cv2.perspectiveTransform(np.array([[[0.2, 0.82], [0.8, 0.82]]]), to_image)[0]
     second = np.zeros(image.shape[:2], np.uint8)
-    cv2.line(second, (round(x0), round(y0) + 7), (round(x1), round(y0) + 7), 255, 2)
+    cv2.line(second, (round(x0), round(y0) + 12), (round(x1), round(y0) + 12), 255, 2)
     image[second > 0] = (60, 60, 60)
     sheet = RectifiedSheet(image=image, to_photo=sheet.to_photo, corners=sheet.corners, source="drawn",
                            form=None, partial=False, frame=sheet.frame)
