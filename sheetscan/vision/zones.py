@@ -520,8 +520,10 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
         cv2.polylines(band, [np.round(dense).astype(np.int32)], False, 255, thick)
     pad = max(2.0, 0.25 * line_width)
 
+    # Decision: a place every half line width, because every 0.8 read fewer digits on the bench's 12
+    # photos (84.3% against 84.8%) for 0.06 s less; stages 1-3 stay under 0.4 s on 12 MP.
     def traced(lines: list[F64], reach: float, ink: U8 = faint) -> U8:
-        return trace_band(ink, lines, search=reach, step=max(2.0, 0.8 * line_width),
+        return trace_band(ink, lines, search=reach, step=max(2.0, 0.5 * line_width),
                           max_run=max(6, round(3 * line_width)), merge=max(3, round(line_width)) | 1, pad=pad)
 
     out = cv2.bitwise_and(mask, band)
