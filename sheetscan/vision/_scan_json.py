@@ -84,6 +84,10 @@ def scan_json(result: ScanResult, format_tag: str) -> dict[str, Any]:
             "rotation": zones.rotation,
             "corners": _point_list(_upright_corners(result)),
             "pulka_written": result.reading.pulka_written,
+            # Added to FORMATS: a standard-4 sheet looks the same turned by a quarter, so which seat is
+            # seat 0 may be a guess; the UI should ask. `notes` says what the geometry stages noticed.
+            "rotation_certain": zones.rotation_certain,
+            "notes": list(zones.notes),
         },
         # Decision: FORMATS.md lists no field for incomplete readings; "partial" (with the reasons in
         # "problems") is added so that a partial result is marked rather than passed off as complete.
