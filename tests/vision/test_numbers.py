@@ -14,7 +14,14 @@ import pytest
 from sheetscan.vision import _group
 from sheetscan.vision._totals import monotone_picks, part_token
 from sheetscan.vision.ink import find_ink
-from sheetscan.vision.numbers import NumberToken, _blocks, _candidate_angles, find_numbers, read_numbers
+from sheetscan.vision.numbers import (
+    NumberToken,
+    _blocks,
+    _candidate_angles,
+    _line_remnants,
+    find_numbers,
+    read_numbers,
+)
 from sheetscan.vision.recognise import NumberImage, NumberReading
 from tests.vision._handwriting import TemplateReader, Writer, blank, to_bgr, whole, write_line
 
@@ -188,3 +195,16 @@ def test_a_glyph_of_two_touching_digits_is_offered_whole_and_cut_at_the_joint() 
     assert two, options
     # Some cut falls in the gap between the "1" (x ≤ 9) and the "0" (x ≥ 15).
     assert any(10 <= o[1][0] <= 15 for o in two), two
+
+
+def test_a_one_along_the_zone_edge_beside_its_digit_is_not_taken_for_the_line() -> None:
+    # A zone from x = 10 to 190; two strokes run along its left edge, 5 px inside it: a lone bit of
+    # the line (y = 20 … 60), and a "1" (y = 100 … 140) with a "5"-sized blob 8 px to its right.
+    mask = np.zeros((200, 200), np.uint8)
+    cv2.line(mask, (15, 20), (15, 60), 255, 3)
+    cv2.line(mask, (15, 100), (15, 140), 255, 3)
+    cv2.rectangle(mask, (25, 100), (50, 140), 255, 3)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    outline = np.array([[10, 10], [190, 10], [190, 190], [10, 190]], dtype=np.float64)
+    removed = set(_line_remnants(labels, stats, np.arange(1, count), outline, 3.0).tolist())
+    assert removed == {int(labels[40, 15])}
