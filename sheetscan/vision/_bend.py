@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import nearest_run_spans, nearest_runs
@@ -73,6 +74,20 @@ def _samples(polylines: list[F64], step: float, skip: float) -> tuple[F64, F64]:
     return f64(np.vstack(points)), f64(np.vstack(normals))
 
 
+def _ink_across(mask: U8, points: F64, normals: F64, search: float) -> tuple[NDArray[np.bool_], F64]:
+    """Ink at every whole-pixel offset within `search` across each sample point (rows = points), and
+    the offsets; points off the image count as paper."""
+    h, w = mask.shape
+    offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
+    grid = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
+    x = grid[..., 0].round().astype(int)
+    y = grid[..., 1].round().astype(int)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    ink = np.zeros(x.shape, bool)
+    ink[inside] = mask[y[inside], x[inside]] > 0
+    return ink, offsets
+
+
 def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, float], half: float,
                      search: float, step: float, skip: float, degree: int = 3,
                      max_run: int = 12) -> Displacement | None:
@@ -84,14 +99,7 @@ def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, flo
     points, normals = _samples(polylines, step, skip)
     if len(points) < 40:
         return None
-    h, w = mask.shape
-    offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
-    grid = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
-    x = grid[..., 0].round().astype(int)
-    y = grid[..., 1].round().astype(int)
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    ink = np.zeros(x.shape, bool)
-    ink[inside] = mask[y[inside], x[inside]] > 0
+    ink, offsets = _ink_across(mask, points, normals, search)
     found, ok = nearest_runs(ink, offsets, max_run)
     if ok.sum() < 40:
         return None
@@ -138,14 +146,7 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
         return band
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (merge, merge))
     fat = u8(cv2.dilate(mask, kernel)) if merge > 1 else mask
-    h, w = mask.shape
-    offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
-    grid = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
-    x = grid[..., 0].round().astype(int)
-    y = grid[..., 1].round().astype(int)
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    ink = np.zeros(x.shape, bool)
-    ink[inside] = fat[y[inside], x[inside]] > 0
+    ink, offsets = _ink_across(fat, points, normals, search)
     start, end, ok = nearest_run_spans(ink, offsets, max_run + merge)
     centre = (start + end) / 2
     # The dilation widened each run by about merge / 2 on each side.

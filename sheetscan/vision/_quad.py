@@ -351,19 +351,5 @@ def ring_ink(mask: U8, quad: F64, offsets: tuple[float, ...], samples: int = 80)
     Points outside the image are skipped; None when all are. A drawn frame has bare paper on both
     sides of it; the paper's edge has the table outside, a table texture has texture inside.
     """
-    h, w = mask.shape
-    center = quad.mean(axis=0)
-    values: list[bool] = []
-    t = np.linspace(0.1, 0.9, samples)[:, None]
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = (b - a) / max(float(np.hypot(*(b - a))), 1e-9)
-        normal = np.array([d[1], -d[0]])
-        if normal @ (a - center) < 0:
-            normal = -normal
-        for off in offsets:
-            pts = (a + t * (b - a) + off * normal).round().astype(int)
-            ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-            pts = pts[ok]
-            values.extend((mask[pts[:, 1], pts[:, 0]] > 0).tolist())
-    return float(np.mean(values)) if values else None
+    values = ring_values(mask, quad, offsets, samples)
+    return float(np.mean(values > 0)) if values.size else None
