@@ -21,7 +21,7 @@ from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading,
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["choose_cuts", "monotone_picks", "part_token", "read_tokens"]
+__all__ = ["DigitCache", "choose_angles", "choose_cuts", "monotone_picks", "part_token", "read_tokens"]
 
 # No written number has more than three digits (see `_group.group_numbers`).
 _LONGEST = 3
@@ -30,12 +30,15 @@ Part = tuple["NumberToken", NumberReading]
 """A number as read: its token (its quad and digit boxes) and the recogniser's reading."""
 Choice = tuple[tuple[Part, ...], float]
 """One way of reading a token: its parts (one, or two when its dot was lost) and their log-likelihood."""
+_OTHER_WAY = -0.05
+"""Log-likelihood prior of a way of cutting other than the first (the likeliest by width)."""
 _SPLIT_COST = 2.0
 """Log-likelihood cost of reading one token as two numbers (their dot lost or run into a digit)."""
 
 
 def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[NumberToken]]],
-                 readings: dict[int, NumberReading]) -> dict[int, tuple[Part, ...]]:
+                 readings: dict[int, NumberReading], *, cache: DigitCache | None = None,
+                 sure: float = 0.95) -> dict[int, tuple[Part, ...]]:
     """For each number whose glyphs can be cut more than one way, the cut to keep: every way of
     cutting it is read (all in one batch), and along each zone's sequence of numbers the ways are
     chosen together (Viterbi) for the most likely readings with running totals that never go back.
@@ -43,11 +46,19 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     also be read as two numbers whose dot was lost, when the totals call for it; the second flag says
     the totals only rise.
 
+    Only numbers that could change are read again: a number read at least `sure` (its first way,
+    `readings`) whose totals step well from and to its neighbours keeps its first way, since any
+    other way scores below it (see `_needs_ways`). `cache` reads each digit crop once across calls.
+
     Returns, by the id of the token they replace, the parts of the tokens whose cut changed.
     """
     jobs: list[tuple[int, int, NumberToken]] = []
     split_ok = {id(t) for splits, _, sequence in sequences if splits for t in sequence}
+    needed = set().union(*(_needs_ways(sequence, readings, rising=rising, sure=sure)
+                           for _, rising, sequence in sequences))
     for token in (t for _, _, sequence in sequences for t in sequence):
+        if id(token) not in needed:
+            continue
         ways = _ways(token)
         splittable = id(token) in split_ok and not token.crossed_out and len(token.glyph_cuts) > 1
         if len(ways) == 1 and not splittable:
@@ -65,11 +76,11 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
         return {}
     options: dict[int, list[Choice]] = {}
     pending: list[Part] = []
-    shared = _read_shared(recognizer, [t for _, _, t in jobs])
+    shared = (cache or DigitCache(recognizer)).read([t for _, _, t in jobs])
     for (key, kind, token), reading in zip(jobs, shared, strict=True):
         found = options.setdefault(key, [])
         # The likeliest cut by width is the first way: among equals it stays.
-        prior = 0.0 if not found else -0.05
+        prior = 0.0 if not found else _OTHER_WAY
         if len(token.image.digit_boxes) > _LONGEST:
             prior -= 3.0
         score = math.log(max(_confidence(reading), 1e-6))
@@ -89,6 +100,116 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             if pick > 0:
                 out[id(token)] = found[pick][0]
     return out
+
+
+def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading], *, rising: bool,
+                sure: float, penalty: float = 4.0) -> set[int]:
+    """Ids of the tokens of one zone whose other ways must be read: those read less surely than
+    `sure`, and both neighbours of every step between totals that costs (`_step_cost`) in the zone's
+    better direction.
+
+    Why the others may keep their first way: every other way scores at most `_OTHER_WAY` (its
+    log-confidence is at most 0), below a first way read at least exp(`_OTHER_WAY`); a number whose
+    steps to both neighbours cost nothing gains nothing from a change either.
+    """
+    need = {id(t) for t in sequence if _confidence(readings[id(t)]) < max(sure, math.exp(_OTHER_WAY))}
+    kept = [t for t in sequence if not t.crossed_out]
+    values = [readings[id(t)].value for t in kept]
+    best: list[float] | None = None
+    for sign in (1,) if rising else (1, -1):
+        costs = [_step_cost(sign * (v - u), penalty) if u is not None and v is not None else penalty
+                 for u, v in itertools.pairwise(values)]
+        if best is None or sum(costs) < sum(best):
+            best = costs
+    for i, cost in enumerate(best or []):
+        if cost > 0.0:
+            need.update((id(kept[i]), id(kept[i + 1])))
+    return need
+
+
+Candidates = tuple[tuple[int, tuple["NumberToken", ...]], ...]
+"""A block's (angle, its numbers cut at that angle), the usual angle first."""
+
+
+def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, sample: int = 10,
+                  bonus: float = 0.25, peek: int = 3,
+                  margin: float = 0.6) -> list[tuple[int, tuple[NumberToken, ...]]]:
+    """For each block (its candidates and whether its totals only rise), the angle whose first
+    `sample` numbers read best (`_score`, the usual angle with `bonus`), with its numbers.
+
+    To read fewer crops, the other angles are first read on `peek` numbers only; an angle whose
+    peek scores `margin` or more below the usual angle is not read further (a few numbers read the
+    wrong way round rarely read confidently and in order, and `margin` allows for the noise of a
+    short sample). Everything goes through the recogniser in two batches.
+    """
+    first: list[NumberToken] = []
+    for candidates, _ in blocks:
+        for i, (_, numbers) in enumerate(candidates):
+            first.extend(numbers[:sample if i == 0 else peek])
+    read = dict(zip(map(id, first), cache.read(first), strict=True))
+
+    def score(numbers: tuple[NumberToken, ...], count: int, rising: bool) -> float:
+        return _score([read[id(t)] for t in numbers[:count]], crossed=[t.crossed_out for t in numbers],
+                      rising=rising)
+
+    rivals: list[list[int]] = []
+    usual: list[float] = []
+    for candidates, rising in blocks:
+        usual.append(score(candidates[0][1], sample, rising) + bonus if candidates else -math.inf)
+        rivals.append([i for i, (_, numbers) in enumerate(candidates) if i > 0
+                       and (len(numbers) <= peek or score(numbers, peek, rising) > usual[-1] - margin)])
+    more = [t for (candidates, _), rival in zip(blocks, rivals, strict=True) for i in rival
+            for t in candidates[i][1][peek:sample]]
+    read.update(zip(map(id, more), cache.read(more), strict=True))
+    chosen: list[tuple[int, tuple[NumberToken, ...]]] = []
+    for (candidates, rising), rival, head in zip(blocks, rivals, usual, strict=True):
+        if not candidates:
+            chosen.append((0, ()))
+            continue
+        best, pick = head, 0
+        for i in rival:
+            value = score(candidates[i][1], sample, rising)
+            if value > best:
+                best, pick = value, i
+        chosen.append(candidates[pick])
+    return chosen
+
+
+def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool = False) -> float:
+    """How well a block reads at one angle: confident readings of running totals that do not go back.
+
+    The mean log-confidence, plus the share of neighbouring totals that move in the block's main
+    direction (pulka may be counted down; `rising`: upwards only), minus the share of numbers with a
+    leading zero (a total read upside down ends up with its last digit, often 0, in front), plus a
+    little for numbers of more than one digit (read a quarter turn off, a number falls apart into
+    single digits). An empty block scores lowest but one: no reading is better than a wrong one only
+    when nothing reads at all.
+    """
+    values: list[int] = []
+    logs: list[float] = []
+    leading_zeros = 0
+    for reading, gone in zip(readings, crossed, strict=False):
+        if not reading.candidates:
+            logs.append(math.log(1e-6))
+            continue
+        value, confidence = reading.candidates[0]
+        logs.append(math.log(max(float(confidence), 1e-6)))
+        digits = len(reading.digits)
+        if digits > 1 and int(value) < 10 ** (digits - 1):
+            leading_zeros += 1
+        if not gone:
+            values.append(int(value))
+    if not logs:
+        return -20.0
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    # Strictly: a running total that repeats is no total (digits of a turned number read one by one
+    # often repeat).
+    down = 0 if rising else sum(s < 0 for s in steps)
+    monotone = max(sum(s > 0 for s in steps), down) / len(steps) if steps else 0.5
+    # Read across the writing (a quarter turn off), every "number" is one digit of a column: longer
+    # numbers mean the digits were found side by side, as written.
+    length = sum(min(len(r.digits), 3) for r in readings) / len(readings) - 1.0
+    return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs) + 0.3 * length
 
 
 def _choice_score(reading: NumberReading) -> float:
@@ -200,23 +321,38 @@ def _step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
     return min(penalty, 0.5 + 2.0 * math.log(step / usual))
 
 
-def _read_shared(recognizer: Recognizer, tokens: list[NumberToken]) -> list[NumberReading]:
-    """`_read`, but each distinct digit crop read once: the ways of cutting a number share most of
-    their digit boxes. Only for a recogniser that reads single digits (`read_digits`)."""
-    read_digits = getattr(recognizer, "read_digits", None)
-    if read_digits is None:
-        return read_tokens(recognizer, tokens)
-    index: dict[tuple[int, _group.Box], int] = {}
-    crops: list[npt.NDArray[np.uint8]] = []
-    for token in tokens:
-        for box in token.image.digit_boxes:
-            key = (id(token.image.gray), box)
-            if key not in index:
-                index[key] = len(crops)
-                crops.append(crop_digits(NumberImage(gray=token.image.gray, digit_boxes=(box,)))[0])
-    digits: list[DigitReading] = list(read_digits(crops)) if crops else []
-    return [read_number([digits[index[(id(t.image.gray), box)]] for box in t.image.digit_boxes])
-            for t in tokens]
+class DigitCache:
+    """Reads numbers through a recogniser, each distinct digit crop once: the angle trials, the rest
+    of the numbers and the ways of cutting a number share most of their digit boxes. A crop is known
+    by its number image (which must stay alive while the cache is used) and its box. A recogniser
+    that cannot read single digits (no `read_digits`) reads whole numbers every time."""
+
+    def __init__(self, recognizer: Recognizer) -> None:
+        self.recognizer = recognizer
+        """The recogniser that reads what is not yet known."""
+        self._digits: dict[tuple[int, _group.Box], DigitReading] = {}
+
+    def read(self, tokens: list[NumberToken]) -> list[NumberReading]:
+        """The recogniser's reading of each token's image, unknown digit crops in one batch."""
+        read_digits = getattr(self.recognizer, "read_digits", None)
+        if read_digits is None:
+            return read_tokens(self.recognizer, tokens)
+        keys: list[tuple[int, _group.Box]] = []
+        crops: list[npt.NDArray[np.uint8]] = []
+        for token in tokens:
+            for box in token.image.digit_boxes:
+                key = (id(token.image.gray), box)
+                if key not in self._digits:
+                    self._digits[key] = _PENDING
+                    keys.append(key)
+                    crops.append(crop_digits(NumberImage(gray=token.image.gray, digit_boxes=(box,)))[0])
+        if crops:
+            self._digits.update(zip(keys, read_digits(crops), strict=True))
+        return [read_number([self._digits[(id(t.image.gray), box)] for box in t.image.digit_boxes])
+                for t in tokens]
+
+
+_PENDING = DigitReading((), 0.0)
 
 
 def _confidence(reading: NumberReading) -> float:

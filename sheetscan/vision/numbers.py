@@ -17,7 +17,6 @@ is erased before the digits are cut, and the number is kept with `crossed_out` s
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -28,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision import _group
-from sheetscan.vision._totals import choose_cuts, read_tokens
+from sheetscan.vision._totals import DigitCache, choose_angles, choose_cuts
 from sheetscan.vision.ink import Ink
 from sheetscan.vision.recognise import NumberImage, NumberReading, Recognizer
 
@@ -112,6 +111,8 @@ class NumberToken:
     glyph_cuts: tuple[tuple[tuple[_group.Box, ...], ...], ...] = ()
     """For each glyph, the ways to cut it into digit boxes (in `image` coordinates), the one used in
     `image` first: a wide glyph may be one wide digit or two touching ones."""
+    digit_size: tuple[float, float] = (0.0, 0.0)
+    """The block's typical digit (height, width) in pixels; (0, 0) when unknown."""
 
 
 @dataclass(frozen=True)
@@ -469,7 +470,7 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
         cuts = tuple(tuple(tuple(option) for option in glyph) for glyph in options)
         tokens.append(NumberToken(zone=zone, angle=angle, row=group.row, quad=quad,  # type: ignore[arg-type]
                                   image=NumberImage(gray=crop, digit_boxes=boxes), glyph_cuts=cuts,
-                                  crossed_out=group.crossed))
+                                  crossed_out=group.crossed, digit_size=(height, width)))
     return tokens
 
 
@@ -524,26 +525,12 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     blocks = list(tokens.blocks)
     if tokens.target is not None:
         blocks.append(tokens.target)
-    # First pass: a few numbers of every block at every angle, in one batch for the recogniser.
-    sample: list[NumberToken] = []
-    for block in blocks:
-        for _, numbers in block.candidates:
-            sample.extend(numbers[:_SAMPLE])
-    sampled = dict(zip(map(id, sample), read_tokens(recognizer, sample), strict=True))
-    chosen: list[tuple[int, tuple[NumberToken, ...]]] = []
-    for block in blocks:
-        scores = [(_score([sampled[id(t)] for t in numbers[:_SAMPLE]],
-                          crossed=[t.crossed_out for t in numbers], rising=block.rising), -i, angle, numbers)
-                  for i, (angle, numbers) in enumerate(block.candidates)]
-        # The zone's usual angle gets a head start: with one or two numbers, an upside-down 7 or 4
-        # can read about as confidently as the right way up.
-        scores[0] = (scores[0][0] + _USUAL_BONUS, *scores[0][1:])
-        best = max(scores, key=lambda s: (s[0], s[1]))
-        chosen.append((best[2], best[3]))
-    # Second pass: the rest of each block's numbers at its chosen angle.
-    rest = [t for _, numbers in chosen for t in numbers[_SAMPLE:]]
-    readings = dict(zip(map(id, rest), read_tokens(recognizer, rest), strict=True))
-    readings.update(sampled)
+    # First the angle of every block, then the rest of its numbers at that angle.
+    cache = DigitCache(recognizer)
+    chosen = choose_angles([(b.candidates, b.rising) for b in blocks], cache, sample=_SAMPLE,
+                           bonus=_USUAL_BONUS)
+    every = [t for _, numbers in chosen for t in numbers]
+    readings = dict(zip(map(id, every), cache.read(every), strict=True))
     # Third pass: numbers with glyphs that could be cut more than one way are read every way, and
     # each zone's running totals choose among the ways (`choose_cuts`).
     sequences: dict[int, list[NumberToken]] = {}
@@ -553,7 +540,7 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
         sequences.setdefault(key, []).extend(numbers)
         rises[key] = block.rising
     parts = choose_cuts(recognizer, [(key >= 0, rises[key], numbers) for key, numbers in sequences.items()],
-                         readings)
+                         readings, cache=cache)
     by_zone: dict[int, tuple[list[int], list[ReadNumber]]] = {}
     target: ReadNumber | None = None
     for block, (angle, numbers) in zip(blocks, chosen, strict=True):
@@ -567,40 +554,3 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
         zone_numbers.extend(read)
     zones = tuple(ZoneNumbers(zone=z, angles=tuple(a), numbers=tuple(n)) for z, (a, n) in by_zone.items())
     return SheetNumbers(zones=zones, target=target)
-
-
-def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool = False) -> float:
-    """How well a block reads at one angle: confident readings of running totals that do not go back.
-
-    The mean log-confidence, plus the share of neighbouring totals that move in the block's main
-    direction (pulka may be counted down; `rising`: upwards only), minus the share of numbers with a
-    leading zero (a total read upside down ends up with its last digit, often 0, in front), plus a
-    little for numbers of more than one digit (read a quarter turn off, a number falls apart into
-    single digits). An empty
-    block scores lowest but one: no reading is better than a wrong one only when nothing reads at all.
-    """
-    values: list[int] = []
-    logs: list[float] = []
-    leading_zeros = 0
-    for reading, gone in zip(readings, crossed, strict=False):
-        if not reading.candidates:
-            logs.append(math.log(1e-6))
-            continue
-        value, confidence = reading.candidates[0]
-        logs.append(math.log(max(float(confidence), 1e-6)))
-        digits = len(reading.digits)
-        if digits > 1 and int(value) < 10 ** (digits - 1):
-            leading_zeros += 1
-        if not gone:
-            values.append(int(value))
-    if not logs:
-        return -20.0
-    steps = [b - a for a, b in itertools.pairwise(values)]
-    # Strictly: a running total that repeats is no total (digits of a turned number read one by one
-    # often repeat).
-    down = 0 if rising else sum(s < 0 for s in steps)
-    monotone = max(sum(s > 0 for s in steps), down) / len(steps) if steps else 0.5
-    # Read across the writing (a quarter turn off), every "number" is one digit of a column: longer
-    # numbers mean the digits were found side by side, as written.
-    length = sum(min(len(r.digits), 3) for r in readings) / len(readings) - 1.0
-    return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs) + 0.3 * length
