@@ -26,6 +26,10 @@ import numpy.typing as npt
 Mask = npt.NDArray[np.uint8]
 Box = tuple[int, int, int, int]
 
+_DOTTED_SHARE = 0.75
+"""A space between glyphs without a dot splits two numbers only when at least this share of the
+zone's typical space around a dot."""
+
 
 @dataclass(frozen=True)
 class Blob:
@@ -179,6 +183,11 @@ def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float
         lines.append((_glyphs(sorted(row + pieces, key=lambda b: b.x), height=height), row_dots))
     widest = split_gap([g for glyphs, row_dots in lines for g in _undotted_gaps(glyphs, row_dots, height)],
                        height=height, most=gap)
+    dotted = [g for glyphs, row_dots in lines for g in _undotted_gaps(glyphs, row_dots, height, dotted=True)]
+    if len(dotted) >= 3:
+        # A dot lost in the digit before it leaves the space the writer puts around a dot: a space
+        # well short of the zone's dotted spaces is one between digits (narrow "1"s leave wide ones).
+        widest = max(widest, min(_DOTTED_SHARE * float(np.median(dotted)), gap * height))
     groups: list[Group] = []
     for index, (glyphs, row_dots) in enumerate(lines):
         for glyph_run in _split_at_dots(glyphs, row_dots, height=height, widest=widest):
@@ -210,14 +219,16 @@ def _two_groups(values: npt.NDArray[np.float64]) -> tuple[
     return best, best_score, lower, upper
 
 
-def _undotted_gaps(glyphs: list[Glyph], dots: list[Blob], height: float) -> list[float]:
-    """The spaces between neighbouring glyphs of a row that have no dot between them."""
+def _undotted_gaps(glyphs: list[Glyph], dots: list[Blob], height: float, *,
+                   dotted: bool = False) -> list[float]:
+    """The spaces between neighbouring glyphs of a row that have no dot between them (`dotted`: those
+    that have one)."""
     gaps = []
     for a, b in itertools.pairwise(glyphs):
         if a.crossed and b.crossed:
             continue
         left, right = a.box[0] + a.box[2], b.box[0]
-        if not any(left - 0.15 * height <= d.cx <= right + 0.15 * height for d in dots):
+        if any(left - 0.15 * height <= d.cx <= right + 0.15 * height for d in dots) == dotted:
             gaps.append(float(right - left))
     return gaps
 

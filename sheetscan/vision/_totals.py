@@ -33,6 +33,9 @@ Choice = tuple[tuple[Part, ...], float]
 _OTHER_WAY = -0.05
 """Log-likelihood prior of a way of cutting other than the first (the likeliest by width)."""
 _SPLIT_COST = 2.0
+_SWALLOW_WIDE = 1.2
+"""A digit box wider than this many of the writer's typical digit widths may hold a "1" run into
+the digit beside it (about the 95th percentile of single digits' widths on rendered sheets)."""
 """Log-likelihood cost of reading one token as two numbers (their dot lost or run into a digit)."""
 
 
@@ -92,6 +95,8 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                           _choice_score(first_reading) + score + prior - _SPLIT_COST))
         else:
             pending = [(token, reading)]
+    for key, found in options.items():
+        options[key] = _absorbed(found)
     out: dict[int, tuple[Part, ...]] = {}
     for _, rising, sequence in sequences:
         choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
@@ -100,6 +105,59 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             if pick > 0:
                 out[id(token)] = found[pick][0]
     return out
+
+
+def _absorbed(choices: list[Choice], *, sure: float = 0.9, cost: float = 1.5) -> list[Choice]:
+    """`choices` with the ways that swallow a "1" another way finds made less likely by `cost`.
+
+    The network is trained to read a digit with bits of its neighbours touching it, so it reads a "1"
+    run into the next digit ("13" as one glyph) as that digit alone, as surely as the digit by itself.
+    When another way of cutting reads the same digits plus a "1" it is sure of (at least `sure`, in a
+    box of its own) and the way without it has a box wider than `_SWALLOW_WIDE` typical digits, that ink is a
+    "1": the way that swallowed it is worth less. Only a "1": a slice off the side of a wide digit
+    (a 4's stem, a 6's belly) can read as another digit just as surely, and a "4" or "9" cut at its
+    stem reads "1" and the digit again, which the width tells apart.
+    """
+    texts = [_digit_text(choice) for choice in choices]
+    out = []
+    for choice, text in zip(choices, texts, strict=True):
+        swallowed = text is not None and _may_swallow(choice[0][0][0]) and any(
+            other is not None and len(other[0]) > len(text[0]) and _inserted_sure(text[0], other, sure)
+            for other in texts)
+        out.append((choice[0], choice[1] - cost) if swallowed else choice)
+    return out
+
+
+def _may_swallow(token: NumberToken, *, wide: float = _SWALLOW_WIDE) -> bool:
+    """Whether a digit box of the token is wide enough to have swallowed a "1" (`_absorbed`)."""
+    limit = wide * token.digit_size[1]
+    return limit > 0 and len(token.glyph_cuts) > 0 and any(box[2] > limit for box in token.image.digit_boxes)
+
+
+def _digit_text(choice: Choice) -> tuple[str, tuple[float, ...]] | None:
+    """The digits of a one-part choice as read, each with its box's probability of that digit; None
+    for a split choice or when a box was left out of the value (read as noise)."""
+    if len(choice[0]) != 1:
+        return None
+    reading = choice[0][0][1]
+    if reading.value is None or len(str(reading.value)) != len(reading.digits):
+        return None
+    text = str(reading.value)
+    sure = tuple(dict(d.candidates).get(int(c), 0.0) for c, d in zip(text, reading.digits, strict=True))
+    return text, sure
+
+
+def _inserted_sure(short: str, long: tuple[str, tuple[float, ...]], sure: float) -> bool:
+    """Whether `long` is `short` with "1"s inserted, each read at least `sure` (the first fitting
+    alignment)."""
+    text, probabilities = long
+    i = 0
+    for digit, probability in zip(text, probabilities, strict=True):
+        if i < len(short) and digit == short[i]:
+            i += 1
+        elif digit != "1" or probability < sure:
+            return False
+    return i == len(short)
 
 
 def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading], *, rising: bool,

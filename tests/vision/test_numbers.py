@@ -7,12 +7,15 @@ and the choice of angle, not the trained network.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from sheetscan.vision import _group
-from sheetscan.vision._totals import monotone_picks, part_token
+from sheetscan.vision._recog_types import crop_digits
+from sheetscan.vision._totals import DigitCache, choose_cuts, monotone_picks, part_token
 from sheetscan.vision.ink import find_ink
 from sheetscan.vision.numbers import (
     NumberToken,
@@ -22,7 +25,7 @@ from sheetscan.vision.numbers import (
     find_numbers,
     read_numbers,
 )
-from sheetscan.vision.recognise import NumberImage, NumberReading
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 from tests.vision._handwriting import TemplateReader, Writer, blank, to_bgr, whole, write_line
 
 VALUES = [2, 4, 6, 10, 14, 128, 140]
@@ -208,3 +211,88 @@ def test_a_one_along_the_zone_edge_beside_its_digit_is_not_taken_for_the_line() 
     outline = np.array([[10, 10], [190, 10], [190, 190], [10, 190]], dtype=np.float64)
     removed = set(_line_remnants(labels, stats, np.arange(1, count), outline, 3.0).tolist())
     assert removed == {int(labels[40, 15])}
+
+
+class _WidthReader:
+    """Reads a digit crop by its width alone: narrower than 12 px is a "1", wider a "5", each at the
+    given probability; counts the crops it is shown."""
+
+    name = "width"
+
+    def __init__(self, one: float = 0.99, five: float = 0.99, whole: float | None = None) -> None:
+        self.one, self.five, self.whole = one, five, whole
+        self.crops = 0
+
+    def read_digits(self, crops: list[np.ndarray]) -> list[DigitReading]:
+        self.crops += len(crops)
+        out = []
+        for crop in crops:
+            width = crop.shape[1]
+            if width < 12:
+                out.append(DigitReading(((1, self.one),), 1.0 - self.one))
+            else:
+                p = self.whole if self.whole is not None and width > 40 else self.five
+                out.append(DigitReading(((5, p),), 1.0 - p))
+        return out
+
+    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
+        return [read_number(self.read_digits(crop_digits(n))) for n in numbers]
+
+
+def _glyph_token(whole: bool = True) -> NumberToken:
+    """A token of one glyph 44 px wide (the writer's digits are 28 px): a "1" 10 px wide run into a
+    "5", offered whole and cut after the "1"; `whole`: the whole glyph is the way in its image."""
+    glyph = ((0, 0, 44, 40),)
+    cut = ((0, 0, 10, 40), (10, 0, 34, 40))
+    ways = (glyph, cut) if whole else (cut, glyph)
+    quad = ((0.0, 0.0), (44.0, 0.0), (44.0, 40.0), (0.0, 40.0))
+    return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False, glyph_cuts=(ways,),
+                       image=NumberImage(gray=np.full((40, 44), 200, np.uint8), digit_boxes=ways[0]),
+                       digit_size=(40.0, 28.0))
+
+
+def test_each_distinct_digit_crop_goes_through_the_recogniser_once() -> None:
+    reader = _WidthReader()
+    cache = DigitCache(reader)
+    token = _glyph_token()
+    cut = replace(token, image=NumberImage(gray=token.image.gray, digit_boxes=token.glyph_cuts[0][1]))
+    first = cache.read([token, cut, cut])
+    assert reader.crops == 3  # the whole glyph, the "1" and the "5": the repeated way is read once
+    assert [r.value for r in first] == [5, 15, 15]
+    assert [r.value for r in cache.read([cut, token])] == [15, 5]
+    assert reader.crops == 3
+
+
+def test_a_sure_number_whose_totals_step_well_is_not_cut_again() -> None:
+    # 12, 5 and 18, each a glyph that could also be cut; read 0.99 each. 12 → 5 goes back: the two
+    # numbers beside that step are read every way; 5 → 18 rises by 13, a usual step, so 18 is not.
+    # With 16 in place of 5, no step is refused and nothing is read again.
+    def sequence(middle: int) -> tuple[list[NumberToken], dict[int, NumberReading]]:
+        tokens = [_glyph_token() for _ in range(3)]
+        values = (12, middle, 18)
+        readings = {id(t): NumberReading(((v, 0.99),), ()) for t, v in zip(tokens, values, strict=True)}
+        return tokens, readings
+
+    reader = _WidthReader()
+    tokens, readings = sequence(16)
+    assert choose_cuts(reader, [(True, True, tokens)], readings) == {}
+    assert reader.crops == 0
+    tokens, readings = sequence(5)
+    choose_cuts(reader, [(True, True, tokens)], readings)
+    assert reader.crops == 2 * 3  # the whole glyph, the "1" and the "5" of 12 and of 5
+
+
+def test_a_one_run_into_the_next_digit_is_cut_off_when_another_way_reads_it_surely() -> None:
+    # The whole glyph reads "5" at 0.94 (unsure, so its other ways are read); cut after the "1" it
+    # reads "1" (0.97) and "5" (0.97): 0.94 is the likelier reading alone, but the cut finds a "1"
+    # the whole glyph swallowed, in a box 44 px wide where this writer's digits are 28: it is 15.
+    reader = _WidthReader(one=0.97, five=0.97, whole=0.94)
+    token = _glyph_token()
+    readings = {id(token): reader.read_numbers([token.image])[0]}
+    assert readings[id(token)].value == 5
+    parts = choose_cuts(reader, [(True, True, [token])], readings)
+    ((_, reading),) = parts[id(token)]
+    assert reading.value == 15
+    # A glyph no wider than the writer's digits keeps its surer whole reading.
+    narrow = replace(token, digit_size=(40.0, 40.0))
+    assert choose_cuts(reader, [(True, True, [narrow])], {id(narrow): readings[id(token)]}) == {}
