@@ -9,9 +9,8 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
 __all__ = [
-    "dark_mask", "dark_ratio", "fit_line", "hysteresis", "intersect", "line_through", "nearest_run_spans",
-    "nearest_runs",
-    "point_line_distance",
+    "dark_mask", "dark_ratio", "fit_line", "hanging_pieces", "hysteresis", "intersect", "line_through",
+    "local_ink", "nearest_run_spans", "nearest_runs", "point_line_distance",
 ]
 
 
@@ -33,6 +32,36 @@ def hysteresis(ratio: NDArray[np.float32], strong: float, weak: float) -> U8:
     keep[np.unique(labels[ratio < strong])] = 255
     keep[0] = 0
     return u8(keep[labels])
+
+
+def local_ink(ratio: NDArray[np.float32], *, strong: float = 0.68, weak: float = 0.84, reach: int = 3) -> U8:
+    """255 on pixels darker than `weak` within `reach` px of one darker than `strong`: about what the ink
+    stage takes for ink (its default thresholds as shares of the paper), so the faint pixels it keeps
+    beside a dark line (a ruling's stub where it crosses the line) are known here too."""
+    near = cv2.dilate(np.where(ratio < strong, 255, 0).astype(np.uint8),
+                      cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
+    return u8(np.where((ratio < weak) & (near > 0), 255, 0).astype(np.uint8))
+
+
+def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
+    """The pieces of `ink` off `lines` that lie wholly within `reach` px of them (255), else 0.
+
+    Where a ruling of squared paper crosses a drawn line, its stubs on both sides darken into ink
+    beside the line; left out of the line mask, the ink stage takes the crossing for handwriting
+    written across the line and keeps a "+" that reads as a digit. A digit touching the line reaches
+    further from it than a line's fringe, so it is not taken.
+    """
+    r = max(1, round(reach))
+    near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
+    rest = ((ink > 0) & (lines == 0)).astype(np.uint8)
+    count, labels = cv2.connectedComponents(rest, connectivity=8)
+    if count <= 1:
+        return u8(np.zeros_like(lines))
+    inked = rest > 0
+    outside = np.bincount(labels[inked & ~near], minlength=count)
+    keep = outside == 0
+    keep[0] = False
+    return u8(np.where(keep[labels], 255, 0).astype(np.uint8))
 
 
 def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> NDArray[np.float32]:

@@ -13,7 +13,7 @@ from synth_sheet import draw_sheet, synth
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, find_layout
 from sheetscan.vision._layout_fit import measure
-from sheetscan.vision._lines import dark_mask
+from sheetscan.vision._lines import dark_mask, hanging_pieces, local_ink
 from sheetscan.vision.photo import load_photo
 from sheetscan.vision.sheet import RectifiedSheet, find_sheet
 from sheetscan.vision.zones import SheetZones, locate_zones, to_photo_points
@@ -372,3 +372,46 @@ def test_line_mask_holds_a_retraced_line() -> None:
     zones = locate_zones(sheet)
     assert zones.rotation == 0
     assert (zones.line_mask[second > 0] > 0).mean() > 0.97
+
+
+def test_line_mask_leaves_a_digit_written_against_a_line() -> None:
+    # A "7" whose bar runs 7 px under the pulka rectangle's bottom side (3 px thick, drawn straight):
+    # the bar's near edge is 7 - 1.5 - 1 = 4.5 px from the line's middle, beyond the line's own half
+    # width (1.5 px) and its blur, so none of it is line.
+    sheet, to_image = _flat_sheet("standard-3", ODD_3, 0, wobble=0.0)
+    image = sheet.image.copy()
+    (x0, y0), = cv2.perspectiveTransform(np.array([[[0.45, 0.82]]]), to_image)[0]
+    bar_y = round(y0) + 7
+    digit = np.zeros(image.shape[:2], np.uint8)
+    cv2.line(digit, (round(x0), bar_y), (round(x0) + 18, bar_y), 255, 3)
+    cv2.line(digit, (round(x0) + 18, bar_y), (round(x0) + 8, bar_y + 30), 255, 3)
+    image[digit > 0] = (50, 40, 40)
+    sheet = RectifiedSheet(image=image, to_photo=sheet.to_photo, corners=sheet.corners, source="drawn",
+                           form=None, partial=False, frame=sheet.frame)
+    zones = locate_zones(sheet)
+    assert not (zones.line_mask[digit > 0] > 0).any()
+
+
+def test_hanging_pieces_are_a_rulings_stubs_not_a_digit() -> None:
+    lines = np.zeros((100, 100), np.uint8)
+    lines[:, 48:52] = 255  # a drawn line 4 px wide at x = 48..51
+    ink = lines.copy()
+    ink[30:32, 42:58] = 255  # a ruling's stubs: 6 px either side of the line where it crosses it
+    ink[70:73, 52:85] = 255  # a digit's stroke touching the line, running 33 px off it
+    ink[10:14, 60:64] = 255  # a dot 8 px off the line, not touching it, within reach
+    pieces = hanging_pieces(lines, ink, reach=8)
+    assert (pieces[30:32, 42:48] > 0).all() and (pieces[30:32, 52:58] > 0).all()
+    assert not (pieces[70:73] > 0).any()
+    assert not (pieces[:, 48:52] > 0).any()  # the line itself is not a piece off it
+    # The dot's far side is 12 px from the line's edge: beyond reach, so it stays writing.
+    assert not (pieces[10:14] > 0).any()
+
+
+def test_local_ink_keeps_faint_pixels_only_beside_dark_ones() -> None:
+    ratio = np.ones((20, 40), np.float32)
+    ratio[5, :] = 0.8  # a faint ruling (darker than weak 0.84, lighter than strong 0.68)
+    ratio[10, 20] = 0.5  # one dark dot
+    ratio[12, 20] = 0.8  # a faint pixel 2 px from it
+    ink = local_ink(ratio, reach=3)
+    assert not ink[5].any()  # the ruling is 5 px from the dot: beyond reach
+    assert ink[10, 20] and ink[12, 20]
