@@ -221,18 +221,28 @@ def _ink_level(token: NumberToken) -> float:
     return float(np.percentile(strokes, 90)) if strokes.size else 0.0
 
 
-def _without_print(blocks: list[ZoneTokens], *, share: float = 0.55) -> list[ZoneTokens]:
+def _without_print(blocks: list[ZoneTokens], *, share: float = 0.55, short: float = 0.75) -> list[ZoneTokens]:
     """The blocks without the form's printed labels (пуля, гора, висты, имя): printed in light grey,
-    far fainter than any pen; a "number" whose ink is below `share` of the sheet's typical ink is one.
+    far fainter than any pen, and smaller than the handwriting; a "number" whose ink is below `share`
+    of the sheet's typical ink and whose letters stand less than `short` of its block's digit height
+    is one.
 
     Decision: only on printed forms (their labels are known to be light grey); a hand-drawn sheet
-    may hold a pencil writer next to pen writers, whose faint numbers must stay.
+    may hold a pencil writer next to pen writers, whose faint numbers must stay. Decision: the height
+    too, because a pale pen on a form is as faint as the labels (rendered sheets: pale writers at
+    0.52-0.55 of the sheet's ink, labels at 0.47-0.50) while its digits stand at least 0.74 of their
+    block's digit height and the labels' letters at most 0.68.
     """
     levels = [_ink_level(t) for b in blocks for t in b.candidates[0][1]] if blocks else []
     if len(levels) < 5:
         return blocks
     floor = share * float(np.median(levels))
-    return [replace(b, candidates=tuple((a, tuple(t for t in numbers if _ink_level(t) >= floor))
+
+    def printed(token: NumberToken) -> bool:
+        tallest = max((box[3] for box in token.image.digit_boxes), default=0)
+        return _ink_level(token) < floor and tallest < short * token.digit_size[0]
+
+    return [replace(b, candidates=tuple((a, tuple(t for t in numbers if not printed(t)))
                                         for a, numbers in b.candidates)) for b in blocks]
 
 

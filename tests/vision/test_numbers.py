@@ -19,9 +19,11 @@ from sheetscan.vision._totals import DigitCache, choose_cuts, monotone_picks, pa
 from sheetscan.vision.ink import find_ink
 from sheetscan.vision.numbers import (
     NumberToken,
+    ZoneTokens,
     _blocks,
     _candidate_angles,
     _line_remnants,
+    _without_print,
     find_numbers,
     read_numbers,
 )
@@ -296,3 +298,28 @@ def test_a_one_run_into_the_next_digit_is_cut_off_when_another_way_reads_it_sure
     # A glyph no wider than the writer's digits keeps its surer whole reading.
     narrow = replace(token, digit_size=(40.0, 40.0))
     assert choose_cuts(reader, [(True, True, [narrow])], {id(narrow): readings[id(token)]}) == {}
+
+
+def _inked(level: int, height: int, digit_height: float = 30.0) -> NumberToken:
+    """A token whose strokes are `level` dark, one digit box `height` tall in a block whose digits
+    stand `digit_height`."""
+    gray = np.zeros((height + 8, 24), np.uint8)
+    gray[4:4 + height, 8:14] = level
+    quad = ((0.0, 0.0), (24.0, 0.0), (24.0, height + 8.0), (0.0, height + 8.0))
+    return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False,
+                       image=NumberImage(gray=gray, digit_boxes=((8, 4, 6, height),)),
+                       digit_size=(digit_height, 18.0))
+
+
+def test_a_pale_writer_on_a_form_is_kept_and_its_grey_labels_are_dropped() -> None:
+    # Six numbers in a dark pen (200), three in a pale one (100: half the sheet's typical ink, as
+    # faint as the form's grey print) with digits 28 px tall where the block's digits stand 30, and a
+    # printed label as faint (90) whose letters stand 16 px: only the label goes.
+    dark = [_inked(200, 30) for _ in range(6)]
+    pale = [_inked(100, 28) for _ in range(3)]
+    label = _inked(90, 16)
+    blocks = [ZoneTokens(zone=0, block=0, candidates=((0, (*dark, label)),)),
+              ZoneTokens(zone=1, block=0, candidates=((0, tuple(pale)),))]
+    kept = _without_print(blocks)
+    assert kept[0].candidates[0][1] == tuple(dark)
+    assert kept[1].candidates[0][1] == tuple(pale)
