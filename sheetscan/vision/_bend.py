@@ -8,7 +8,6 @@ offsets) then moves the zone outlines onto the lines as drawn.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -58,20 +57,25 @@ def _basis(points: F64, center: tuple[float, float], half: float, degree: int) -
 
 def _samples(polylines: list[F64], step: float, skip: float) -> tuple[F64, F64]:
     """Places along the lines (N × 2) and the unit normal at each, away from the segment ends."""
-    points: list[F64] = []
-    normals: list[F64] = []
-    for line in polylines:
-        for a, b in itertools.pairwise(line):
-            length = float(np.hypot(*(b - a)))
-            if length < 2 * skip + step:
-                continue
-            d = (b - a) / length
-            ts = np.arange(skip, length - skip, step)
-            points.append(a + ts[:, None] * d)
-            normals.append(np.repeat(np.array([[-d[1], d[0]]]), len(ts), axis=0))
-    if not points:
+    segments = [f64(np.stack([line[:-1], line[1:]], axis=1)) for line in polylines if len(line) > 1]
+    if not segments:
         return f64(np.zeros((0, 2))), f64(np.zeros((0, 2)))
-    return f64(np.vstack(points)), f64(np.vstack(normals))
+    ab = np.concatenate(segments)  # S × 2 × 2: every segment's two ends, all lines at once
+    delta = ab[:, 1] - ab[:, 0]
+    length = np.hypot(delta[:, 0], delta[:, 1])
+    usable = length >= 2 * skip + step
+    ab, delta, length = ab[usable], delta[usable], length[usable]
+    # Places at skip, skip + step, ... short of length - skip on each segment (as np.arange would).
+    counts = np.maximum(0, np.ceil((length - 2 * skip) / step)).astype(np.int64)
+    if counts.sum() == 0:
+        return f64(np.zeros((0, 2))), f64(np.zeros((0, 2)))
+    seg = np.repeat(np.arange(len(ab)), counts)
+    first = np.cumsum(counts) - counts
+    ts = skip + (np.arange(len(seg)) - first[seg]) * step
+    d = delta / length[:, None]
+    points = ab[seg, 0] + ts[:, None] * d[seg]
+    normals = np.stack([-d[seg, 1], d[seg, 0]], axis=1)
+    return f64(points), f64(normals)
 
 
 def _ink_across(mask: U8, points: F64, normals: F64, search: float) -> tuple[NDArray[np.bool_], F64]:

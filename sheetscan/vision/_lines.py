@@ -38,9 +38,10 @@ def local_ink(ratio: NDArray[np.float32], *, strong: float = 0.68, weak: float =
     """255 on pixels darker than `weak` within `reach` px of one darker than `strong`: about what the ink
     stage takes for ink (its default thresholds as shares of the paper), so the faint pixels it keeps
     beside a dark line (a ruling's stub where it crosses the line) are known here too."""
-    near = cv2.dilate(np.where(ratio < strong, 255, 0).astype(np.uint8),
-                      cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1)))
-    return u8(np.where((ratio < weak) & (near > 0), 255, 0).astype(np.uint8))
+    _, dark = cv2.threshold(ratio, strong, 255, cv2.THRESH_BINARY_INV)
+    _, faint = cv2.threshold(ratio, weak, 255, cv2.THRESH_BINARY_INV)
+    near = cv2.dilate(dark.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1,) * 2))
+    return u8(cv2.bitwise_and(faint.astype(np.uint8), near))
 
 
 def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
@@ -49,19 +50,19 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
     Where a ruling of squared paper crosses a drawn line, its stubs on both sides darken into ink
     beside the line; left out of the line mask, the ink stage takes the crossing for handwriting
     written across the line and keeps a "+" that reads as a digit. A digit touching the line reaches
-    further from it than a line's fringe, so it is not taken.
+    further from it than a line's fringe, so it is not taken. (The reach is square, not round.)
     """
     r = max(1, round(reach))
-    near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
-    rest = ((ink > 0) & (lines == 0)).astype(np.uint8)
-    count, labels = cv2.connectedComponents(rest, connectivity=8)
+    near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1)))
+    rest = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
+    count, labels = cv2.connectedComponents(rest, connectivity=8, ltype=cv2.CV_32S)
     if count <= 1:
         return u8(np.zeros_like(lines))
-    inked = rest > 0
-    outside = np.bincount(labels[inked & ~near], minlength=count)
-    keep = outside == 0
-    keep[0] = False
-    return u8(np.where(keep[labels], 255, 0).astype(np.uint8))
+    far = cv2.bitwise_and(rest, cv2.bitwise_not(near))
+    keep = np.full(count, 255, np.uint8)
+    keep[labels[far > 0]] = 0
+    keep[0] = 0
+    return u8(keep[labels])
 
 
 def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> NDArray[np.float32]:
