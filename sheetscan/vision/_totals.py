@@ -33,6 +33,8 @@ Choice = tuple[tuple[Part, ...], float]
 _OTHER_WAY = -0.05
 """Log-likelihood prior of a way of cutting other than the first (the likeliest by width)."""
 _SPLIT_COST = 2.0
+_ONE_TALL = 0.75
+"""A "1" cut off a glyph stands at least this share of the tallest digit beside it."""
 _SWALLOW_WIDE = 1.2
 """A digit box wider than this many of the writer's typical digit widths may hold a "1" run into
 the digit beside it (about the 95th percentile of single digits' widths on rendered sheets)."""
@@ -51,7 +53,9 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
 
     Only numbers that could change are read again: a number read at least `sure` (its first way,
     `readings`) whose totals step well from and to its neighbours keeps its first way, since any
-    other way scores below it (see `_needs_ways`). `cache` reads each digit crop once across calls.
+    other way scores below it (see `_needs_ways`), unless a glyph of it is wide enough to have
+    swallowed a "1" (`_absorbed`): then that glyph's other cuts are read. `cache` reads each digit
+    crop once across calls.
 
     Returns, by the id of the token they replace, the parts of the tokens whose cut changed.
     """
@@ -60,10 +64,14 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     needed = set().union(*(_needs_ways(sequence, readings, rising=rising, sure=sure)
                            for _, rising, sequence in sequences))
     for token in (t for _, _, sequence in sequences for t in sequence):
-        if id(token) not in needed:
+        if id(token) in needed:
+            ways = _ways(token)
+            splittable = id(token) in split_ok and not token.crossed_out and len(token.glyph_cuts) > 1
+        elif _may_swallow(token):
+            # Sure and in step, but a glyph may have swallowed a "1": only that glyph's other cuts.
+            ways, splittable = _wide_ways(token), False
+        else:
             continue
-        ways = _ways(token)
-        splittable = id(token) in split_ok and not token.crossed_out and len(token.glyph_cuts) > 1
         if len(ways) == 1 and not splittable:
             continue
         for w, way in enumerate(ways):
@@ -134,16 +142,36 @@ def _may_swallow(token: NumberToken, *, wide: float = _SWALLOW_WIDE) -> bool:
     return limit > 0 and len(token.glyph_cuts) > 0 and any(box[2] > limit for box in token.image.digit_boxes)
 
 
-def _digit_text(choice: Choice) -> tuple[str, tuple[float, ...]] | None:
-    """The digits of a one-part choice as read, each with its box's probability of that digit; None
-    for a split choice or when a box was left out of the value (read as noise)."""
+Way = tuple[tuple[_group.Box, ...], ...]
+
+
+def _wide_ways(token: NumberToken, *, wide: float = _SWALLOW_WIDE, narrow: float = 0.6) -> list[Way]:
+    """The token's first way, and each other cut of a glyph wider than `wide` typical digits that
+    cuts off a box narrower than `narrow` of them (a "1"), the other glyphs cut the first way."""
+    first = tuple(tuple(cuts[0]) for cuts in token.glyph_cuts)
+    ways = [first]
+    width = token.digit_size[1]
+    for g, cuts in enumerate(token.glyph_cuts):
+        if max(box[2] for box in cuts[0]) > wide * width:
+            ways.extend((*first[:g], tuple(option), *first[g + 1:]) for option in cuts[1:]
+                        if any(box[2] < narrow * width for box in option))
+    return ways
+
+
+def _digit_text(choice: Choice, *, tall: float = _ONE_TALL) -> tuple[str, tuple[float, ...]] | None:
+    """The digits of a one-part choice as read, each with its box's probability of that digit (0 for
+    a box less than `tall` of the way's tallest: no "1" of the number, a slice of a digit's bar);
+    None for a split choice or when a box was left out of the value (read as noise)."""
     if len(choice[0]) != 1:
         return None
-    reading = choice[0][0][1]
+    token, reading = choice[0][0]
     if reading.value is None or len(str(reading.value)) != len(reading.digits):
         return None
     text = str(reading.value)
-    sure = tuple(dict(d.candidates).get(int(c), 0.0) for c, d in zip(text, reading.digits, strict=True))
+    boxes = token.image.digit_boxes
+    top = max((box[3] for box in boxes), default=0)
+    sure = tuple(dict(d.candidates).get(int(c), 0.0) if box[3] >= tall * top else 0.0
+                 for c, d, box in zip(text, reading.digits, boxes, strict=True))
     return text, sure
 
 
