@@ -165,10 +165,11 @@ def _digit_text(choice: Choice, *, tall: float = _ONE_TALL) -> tuple[str, tuple[
     if len(choice[0]) != 1:
         return None
     token, reading = choice[0][0]
-    if reading.value is None or len(str(reading.value)) != len(reading.digits):
+    boxes = token.image.digit_boxes
+    # A recogniser that reads whole numbers may give one reading per character, not per box.
+    if reading.value is None or not len(str(reading.value)) == len(reading.digits) == len(boxes):
         return None
     text = str(reading.value)
-    boxes = token.image.digit_boxes
     top = max((box[3] for box in boxes), default=0)
     sure = tuple(dict(d.candidates).get(int(c), 0.0) if box[3] >= tall * top else 0.0
                  for c, d, box in zip(text, reading.digits, boxes, strict=True))
@@ -417,6 +418,7 @@ class DigitCache:
         self.recognizer = recognizer
         """The recogniser that reads what is not yet known."""
         self._digits: dict[tuple[int, _group.Box], DigitReading] = {}
+        self._numbers: dict[tuple[int, tuple[_group.Box, ...]], NumberReading] = {}
 
     def read(self, tokens: list[NumberToken]) -> list[NumberReading]:
         """The recogniser's reading of each token's image, unknown digit crops in one batch."""
@@ -434,8 +436,15 @@ class DigitCache:
                     crops.append(crop_digits(NumberImage(gray=token.image.gray, digit_boxes=(box,)))[0])
         if crops:
             self._digits.update(zip(keys, read_digits(crops), strict=True))
-        return [read_number([self._digits[(id(t.image.gray), box)] for box in t.image.digit_boxes])
-                for t in tokens]
+        out = []
+        for token in tokens:
+            whole = (id(token.image.gray), token.image.digit_boxes)
+            number = self._numbers.get(whole)
+            if number is None:
+                number = read_number([self._digits[(whole[0], box)] for box in token.image.digit_boxes])
+                self._numbers[whole] = number
+            out.append(number)
+        return out
 
 
 _PENDING = DigitReading((), 0.0)

@@ -435,23 +435,31 @@ def _cut_block(ink: Ink, labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     y0 = int(stats[members, cv2.CC_STAT_TOP].min())
     x1 = int((stats[members, cv2.CC_STAT_LEFT] + stats[members, cv2.CC_STAT_WIDTH]).max())
     y1 = int((stats[members, cv2.CC_STAT_TOP] + stats[members, cv2.CC_STAT_HEIGHT]).max())
-    own = np.isin(labels[y0:y1, x0:x1], members)
+    lookup = np.zeros(len(stats), dtype=bool)
+    lookup[members] = True
+    own = lookup[labels[y0:y1, x0:x1]]
     mask = np.where(own, 255, 0).astype(np.uint8)
     strength = np.where(own, ink.strength[y0:y1, x0:x1], 0).astype(np.uint8)
+    # The blobs are found once; each angle turns them (labels and boxes) rather than finding them again.
+    blob_labels, blob_stats, _ = _components(mask)
     candidates = []
     for angle in angles:
-        numbers = _cut_at_angle(mask, strength, angle, (x0, y0), zone, stroke, gap, ink.mask.shape)
+        numbers = _cut_at_angle(mask, strength, angle, (x0, y0), zone, stroke, gap, ink.mask.shape,
+                                (blob_labels, blob_stats))
         candidates.append((angle, tuple(numbers)))
     return ZoneTokens(zone=zone, block=block, candidates=tuple(candidates))
 
 
 def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int], zone: int,
-                  stroke: float, gap: float, shape: tuple[int, ...]) -> list[NumberToken]:
-    """The numbers of one block's ink turned so that writing at `angle` reads normally."""
+                  stroke: float, gap: float, shape: tuple[int, ...],
+                  found: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]) -> list[NumberToken]:
+    """The numbers of one block's ink turned so that writing at `angle` reads normally; `found`: the
+    labels and statistics of the blobs of `mask` unturned."""
     turns = (angle // 90) % 4
     turned = np.ascontiguousarray(np.rot90(mask, turns))
     turned_strength = np.ascontiguousarray(np.rot90(strength, turns))
-    _, stats, _ = _components(turned)
+    labels = np.ascontiguousarray(np.rot90(found[0], turns))
+    stats = _turn_stats(found[1], turns, mask.shape)
     blobs = _group.blobs_of(stats)
     # Nothing smaller than this is a digit: a few pen widths, and a little of the sheet.
     least = max(2.5 * stroke, _SMALLEST_DIGIT * min(shape[:2]))
@@ -459,9 +467,8 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
     strikes = _group.find_strikes(turned, blobs, height=height, stroke=stroke)
     if strikes:
         turned = _group.erase_strikes(turned, strikes, stroke=stroke)
-    labels, stats, _ = _components(turned)
-    blobs = _group.blobs_of(stats)
-    if strikes:
+        labels, stats, _ = _components(turned)
+        blobs = _group.blobs_of(stats)
         crossed = frozenset(b.label for b in blobs if _group.crossed_by(b, strikes, stroke=stroke))
         blobs = _group.blobs_of(stats, crossed=crossed)
     tokens: list[NumberToken] = []
@@ -470,7 +477,7 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
     for group in groups:
         if all(g.box[3] < _LOWEST_DIGIT * height for g in group.glyphs) and not group.crossed:
             continue  # no digit in it stands as tall as a digit: a bit of line, a smudge
-        image = _number_image(group, turned, turned_strength, labels, height, width)
+        image = _number_image(group, turned, turned_strength, labels, len(stats), height, width)
         if image is None:
             continue
         crop, options, (bx, by, bw, bh) = image
@@ -487,16 +494,19 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
 Cuts = list[list[list[_group.Box]]]
 
 
-def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.NDArray[np.int32],
+def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.NDArray[np.int32], count: int,
                   height: float, width: float) -> tuple[Mask, Cuts, _group.Box] | None:
     """The number's own ink (other numbers' ink blanked) with a margin, and for each glyph its ways to
     be cut into digits: the likeliest first, then the other when the glyph could be one wide digit or
-    two touching ones (the recogniser decides between them)."""
+    two touching ones (the recogniser decides between them). `count`: how many labels `labels` has
+    (the background's included)."""
     x, y, w, h = group.box
     margin = max(2, round(0.15 * height))
     cx0, cy0 = max(0, x - margin), max(0, y - margin)
     cx1, cy1 = min(mask.shape[1], x + w + margin), min(mask.shape[0], y + h + margin)
-    own = np.isin(labels[cy0:cy1, cx0:cx1], group.labels).astype(np.uint8)
+    lookup = np.zeros(count, dtype=np.uint8)
+    lookup[list(group.labels)] = 1
+    own = lookup[labels[cy0:cy1, cx0:cx1]]
     # Keep the soft edge of the strokes (below the ink threshold) for a natural grey digit.
     own = np.asarray(cv2.dilate(own, np.ones((3, 3), np.uint8)), dtype=np.uint8)
     crop = np.where(own > 0, strength[cy0:cy1, cx0:cx1], 0).astype(np.uint8)
@@ -511,6 +521,18 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
     if not options:
         return None
     return crop, options, (x, y, w, h)
+
+
+def _turn_stats(stats: npt.NDArray[np.int32], turns: int, shape: tuple[int, ...]) -> npt.NDArray[np.int32]:
+    """Blob statistics (x, y, w, h, area) of an image of `shape` after `np.rot90(image, turns)`: each
+    turn takes a box (x, y, w, h) of an image W wide to (y, W − x − w, h, w)."""
+    out = stats.copy()
+    width = shape[1]
+    for turn in range(turns):
+        x, y, w, h = (out[:, i].copy() for i in range(4))
+        out[:, 0], out[:, 1], out[:, 2], out[:, 3] = y, width - x - w, h, w
+        width = shape[0] if turn % 2 == 0 else shape[1]
+    return out
 
 
 def _unturn(point: tuple[float, float], turns: int, shape: tuple[int, ...],

@@ -22,7 +22,9 @@ from sheetscan.vision.numbers import (
     ZoneTokens,
     _blocks,
     _candidate_angles,
+    _components,
     _line_remnants,
+    _turn_stats,
     _without_print,
     find_numbers,
     read_numbers,
@@ -330,3 +332,18 @@ def test_a_pale_writer_on_a_form_is_kept_and_its_grey_labels_are_dropped() -> No
     kept = _without_print(blocks)
     assert kept[0].candidates[0][1] == tuple(dark)
     assert kept[1].candidates[0][1] == tuple(pale)
+
+
+def test_blob_boxes_turn_with_the_block() -> None:
+    # A 4 × 5 box at (2, 3) of a 20 px wide, 10 px tall image. np.rot90 turns it a quarter
+    # counter-clockwise: pixel (x, y) goes to (y, 20 − 1 − x), so the box goes to (3, 20 − 2 − 4) =
+    # (3, 14), 5 wide and 4 tall; a second turn (the image now 10 wide) gives (14, 10 − 3 − 5) = (14, 2).
+    mask = np.zeros((10, 20), np.uint8)
+    mask[3:8, 2:6] = 255
+    labels, stats, _ = _components(mask)
+    assert tuple(_turn_stats(stats, 1, mask.shape)[1, :4]) == (3, 14, 5, 4)
+    assert tuple(_turn_stats(stats, 2, mask.shape)[1, :4]) == (14, 2, 4, 5)
+    for turns in range(4):
+        ys, xs = np.nonzero(np.rot90(labels, turns) == 1)
+        x, y, w, h = _turn_stats(stats, turns, mask.shape)[1, :4]
+        assert (x, y, x + w - 1, y + h - 1) == (xs.min(), ys.min(), xs.max(), ys.max())
