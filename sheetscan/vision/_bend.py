@@ -140,11 +140,13 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
     A freehand line wanders off any smooth model by more than a line's width, and a line drawn twice
     is two strokes side by side. At every `step` px along each polyline, the run of ink nearest the
     model across it (within `search` px) is the drawn line there; strokes less than `merge` px apart
-    count as one run, so both strokes of a retraced line are taken. Runs wider than `max_run` (a digit
-    or a blot on the line) and places whose offset jumps away from their neighbours' (a digit next to
-    a gap in the line) are left out. Each kept run is painted `pad` px wider on both sides.
+    count as one run, so both strokes of a retraced line are taken. Runs wider than `max_run` or than
+    1.5 times their line's usual run plus 2 px (a digit or a blot on the line) and places whose offset
+    jumps away from their neighbours' (a digit next to a gap in the line) are left out. Each kept run
+    is painted `pad` px wider on both sides.
     """
     points, normals = _samples(polylines, step, 0.0)
+    which = np.repeat(np.arange(len(polylines)), [len(_samples([line], step, 0.0)[0]) for line in polylines])
     band = np.zeros_like(mask)
     if len(points) == 0:
         return band
@@ -155,6 +157,18 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
     centre = (start + end) / 2
     # The dilation widened each run by about merge / 2 on each side.
     start, end = start + merge / 2, end - merge / 2
+    # Decision: a run much wider than its own line's usual width (1.5 times it, plus 2 px) is a digit
+    # or a blot touching the line, not line: painted, it took the digit's end out of the writing. Each
+    # line has its own usual width (a spoke may be drawn heavier than the frame). Measured with
+    # bench_scan's full pipeline, numbers read: seed 1000 92.71% -> 93.10%, 2000 92.43% -> 93.38%,
+    # 3000 81.69% -> 82.55%.
+    width = end - start
+    typical = np.zeros(len(ok))
+    for i in range(len(polylines)):
+        on = which == i
+        if np.count_nonzero(on & ok) >= 10:
+            typical[on] = float(np.median(width[on & ok]))
+    ok &= (typical == 0) | (width <= 1.5 * typical + 2)
     # Neighbours along the line: a place is kept when its centre agrees with the median of the valid
     # places around it (the drawn line moves smoothly; a digit beside a gap does not).
     window = 4

@@ -12,6 +12,7 @@ from synth_sheet import draw_sheet, synth
 
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, find_layout
+from sheetscan.vision._bend import trace_band
 from sheetscan.vision._layout_fit import measure
 from sheetscan.vision._lines import dark_mask, hanging_pieces, local_ink
 from sheetscan.vision.photo import load_photo
@@ -415,3 +416,15 @@ def test_local_ink_keeps_faint_pixels_only_beside_dark_ones() -> None:
     ink = local_ink(ratio, reach=3)
     assert not ink[5].any()  # the ruling is 5 px from the dot: beyond reach
     assert ink[10, 20] and ink[12, 20]
+
+
+def test_trace_band_leaves_a_digit_touching_the_line() -> None:
+    # A level line 3 px thick at y = 50..52 and a "1" 3 px wide hanging from it down to y = 70: across
+    # the line at the digit the run is 21 px, seven times the line's own 3 px, so it is not line there.
+    mask = np.zeros((100, 200), np.uint8)
+    mask[50:53, 10:190] = 255
+    mask[53:71, 99:102] = 255
+    band = trace_band(mask, [np.array([[10.0, 51.0], [190.0, 51.0]])], search=20, step=2.0, max_run=24,
+                      merge=3, pad=1.0)
+    assert (band[50:53, 20:90] > 0).all()  # the line is followed
+    assert not (band[56:71, 99:102] > 0).any()  # the digit below it is not
