@@ -35,6 +35,8 @@ _OTHER_WAY = -0.05
 _SPLIT_COST = 2.0
 _ONE_TALL = 0.75
 """A "1" cut off a glyph stands at least this share of the tallest digit beside it."""
+_SWALLOW_HIGH = 0.9
+"""... or wider than this share of the digit height (see `_swallow_limit`)."""
 _SWALLOW_WIDE = 1.2
 """A digit box wider than this many of the writer's typical digit widths may hold a "1" run into
 the digit beside it (about the 95th percentile of single digits' widths on rendered sheets)."""
@@ -136,23 +138,31 @@ def _absorbed(choices: list[Choice], *, sure: float = 0.9, cost: float = 1.5) ->
     return out
 
 
-def _may_swallow(token: NumberToken, *, wide: float = _SWALLOW_WIDE) -> bool:
+def _swallow_limit(token: NumberToken) -> float:
+    """The width beyond which a digit box may hold a "1" run into its digit: `_SWALLOW_WIDE` of the
+    writer's typical digit width, or `_SWALLOW_HIGH` of the digit height when that is less (a writer
+    who runs every "1" into its digit makes those pairs the typical width)."""
+    height, width = token.digit_size
+    return min(_SWALLOW_WIDE * width, _SWALLOW_HIGH * height)
+
+
+def _may_swallow(token: NumberToken) -> bool:
     """Whether a digit box of the token is wide enough to have swallowed a "1" (`_absorbed`)."""
-    limit = wide * token.digit_size[1]
+    limit = _swallow_limit(token)
     return limit > 0 and len(token.glyph_cuts) > 0 and any(box[2] > limit for box in token.image.digit_boxes)
 
 
 Way = tuple[tuple[_group.Box, ...], ...]
 
 
-def _wide_ways(token: NumberToken, *, wide: float = _SWALLOW_WIDE, narrow: float = 0.6) -> list[Way]:
-    """The token's first way, and each other cut of a glyph wider than `wide` typical digits that
-    cuts off a box narrower than `narrow` of them (a "1"), the other glyphs cut the first way."""
+def _wide_ways(token: NumberToken, *, narrow: float = 0.6) -> list[Way]:
+    """The token's first way, and each other cut of a glyph wider than `_swallow_limit` that cuts off
+    a box narrower than `narrow` typical digits (a "1"), the other glyphs cut the first way."""
     first = tuple(tuple(cuts[0]) for cuts in token.glyph_cuts)
     ways = [first]
     width = token.digit_size[1]
     for g, cuts in enumerate(token.glyph_cuts):
-        if max(box[2] for box in cuts[0]) > wide * width:
+        if max(box[2] for box in cuts[0]) > _swallow_limit(token):
             ways.extend((*first[:g], tuple(option), *first[g + 1:]) for option in cuts[1:]
                         if any(box[2] < narrow * width for box in option))
     return ways

@@ -243,17 +243,17 @@ class _WidthReader:
         return [read_number(self.read_digits(crop_digits(n))) for n in numbers]
 
 
-def _glyph_token(whole: bool = True, digit_width: float = 28.0) -> NumberToken:
-    """A token of one glyph 44 px wide (the writer's digits are `digit_width` px): a "1" 10 px wide
-    run into a "5", offered whole and cut after the "1"; `whole`: the whole glyph is the way in its
-    image."""
+def _glyph_token(whole: bool = True, digit_width: float = 28.0, digit_height: float = 40.0) -> NumberToken:
+    """A token of one glyph 44 px wide and 40 tall (the writer's digits are `digit_width` px wide and
+    `digit_height` tall): a "1" 10 px wide run into a "5", offered whole and cut after the "1";
+    `whole`: the whole glyph is the way in its image."""
     glyph = ((0, 0, 44, 40),)
     cut = ((0, 0, 10, 40), (10, 0, 34, 40))
     ways = (glyph, cut) if whole else (cut, glyph)
     quad = ((0.0, 0.0), (44.0, 0.0), (44.0, 40.0), (0.0, 40.0))
     return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False, glyph_cuts=(ways,),
                        image=NumberImage(gray=np.full((40, 44), 200, np.uint8), digit_boxes=ways[0]),
-                       digit_size=(40.0, digit_width))
+                       digit_size=(digit_height, digit_width))
 
 
 def test_each_distinct_digit_crop_goes_through_the_recogniser_once() -> None:
@@ -272,9 +272,9 @@ def test_a_sure_number_whose_totals_step_well_is_not_cut_again() -> None:
     # 12, 5 and 18, each a glyph that could also be cut; read 0.99 each. 12 → 5 goes back: the two
     # numbers beside that step are read every way; 5 → 18 rises by 13, a usual step, so 18 is not.
     # With 16 in place of 5, no step is refused and nothing is read again. (This writer's digits are
-    # 40 px wide, so no glyph is wide enough to have swallowed a "1".)
+    # 40 px wide and 50 tall, so no glyph is wide enough to have swallowed a "1".)
     def sequence(middle: int) -> tuple[list[NumberToken], dict[int, NumberReading]]:
-        tokens = [_glyph_token(digit_width=40.0) for _ in range(3)]
+        tokens = [_glyph_token(digit_width=40.0, digit_height=50.0) for _ in range(3)]
         values = (12, middle, 18)
         readings = {id(t): NumberReading(((v, 0.99),), ()) for t, v in zip(tokens, values, strict=True)}
         return tokens, readings
@@ -299,13 +299,18 @@ def test_a_one_run_into_the_next_digit_is_cut_off_when_another_way_reads_it_sure
     parts = choose_cuts(reader, [(True, True, [token])], readings)
     ((_, reading),) = parts[id(token)]
     assert reading.value == 15
-    # A glyph no wider than the writer's digits keeps its surer whole reading.
-    narrow = replace(token, digit_size=(40.0, 40.0))
+    # A glyph no wider than the writer's digits (40 px wide, 50 tall) keeps its surer whole reading.
+    narrow = replace(token, digit_size=(50.0, 40.0))
     assert choose_cuts(reader, [(True, True, [narrow])], {id(narrow): readings[id(token)]}) == {}
     # Read surely whole (0.99) and nothing around it to go by, the wide glyph's cut is still read.
+    # So it is when the writer's typical digit is as wide as the glyph (every "1" run into its digit)
+    # but the glyph is wider than 0.9 of the digit height (44 > 36).
     sure = _WidthReader(one=0.97, five=0.97, whole=0.99)
     readings = {id(token): sure.read_numbers([token.image])[0]}
     ((_, reading),) = choose_cuts(sure, [(True, True, [token])], readings)[id(token)]
+    assert reading.value == 15
+    every = replace(token, digit_size=(40.0, 44.0))
+    ((_, reading),) = choose_cuts(sure, [(True, True, [every])], {id(every): readings[id(token)]})[id(every)]
     assert reading.value == 15
 
 
