@@ -1,7 +1,14 @@
-"""Choosing how to cut each written number by the running totals of its zone (stage 5, with the
-recogniser): every way of cutting a number's glyphs into digits, and of reading it as two numbers
-whose dot was lost, is read in one batch; along each zone the ways are chosen together (Viterbi) for
-the most likely readings whose totals move the zone's way, in steps no bigger than totals move.
+"""Choosing how to read each block and cut each written number by the running totals of its zone
+(stage 5, with the recogniser).
+
+- `choose_angles`: each block's writing angle, by how confidently and in order a few of its numbers
+  read at each candidate angle (the other angles first on a peek of three numbers);
+- `choose_cuts`: every way of cutting a number's glyphs into digits, and of reading it as two numbers
+  whose dot was lost, is read in one batch; along each zone the ways are chosen together (Viterbi)
+  for the most likely readings whose totals move the zone's way, in steps no bigger than totals move.
+  Only numbers that could change are read again, and a way that swallowed a "1" another way finds
+  is worth less (the network reads "13" run together as a sure 3);
+- `DigitCache`: every digit crop goes through the network once, whichever pass asks for it.
 """
 
 from __future__ import annotations
@@ -33,14 +40,14 @@ Choice = tuple[tuple[Part, ...], float]
 _OTHER_WAY = -0.05
 """Log-likelihood prior of a way of cutting other than the first (the likeliest by width)."""
 _SPLIT_COST = 2.0
+"""Log-likelihood cost of reading one token as two numbers (their dot lost or run into a digit)."""
 _ONE_TALL = 0.75
 """A "1" cut off a glyph stands at least this share of the tallest digit beside it."""
-_SWALLOW_HIGH = 0.9
-"""... or wider than this share of the digit height (see `_swallow_limit`)."""
 _SWALLOW_WIDE = 1.2
 """A digit box wider than this many of the writer's typical digit widths may hold a "1" run into
-the digit beside it (about the 95th percentile of single digits' widths on rendered sheets)."""
-"""Log-likelihood cost of reading one token as two numbers (their dot lost or run into a digit)."""
+the digit beside it (about the 95th percentile of single digits' widths on rendered sheets)..."""
+_SWALLOW_HIGH = 0.9
+"""... or wider than this share of the digit height (see `_swallow_limit`)."""
 
 
 def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[NumberToken]]],
