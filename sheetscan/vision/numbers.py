@@ -3,12 +3,13 @@
 `find_numbers(ink, zones)` turns each zone's ink into tokens: one image per written number, cut into
 digit boxes, for every writing angle the zone may be written at (the zone's own angles and each turned
 by 180°, since a sheet is often read from the other side). `read_numbers(tokens, recognizer)` lets
-the recogniser decide: for each block of a zone it reads a few numbers at every angle, keeps the angle
-whose readings are most confident and run monotonically (running totals never go back; upside-down
-totals read backwards and start with zeros; mountain and whists totals only rise), then reads all
-the block's numbers at that angle. Last, a glyph that may be one digit or touching digits, and a
-number that may be two whose dot was lost, is read every way, and each zone's running totals choose
-(`_totals`).
+the recogniser decide: for each block of a zone it reads a few numbers at every angle (the other
+angles on a peek of three first), keeps the angle whose readings are most confident and run
+monotonically (running totals never go back; upside-down totals read backwards and start with zeros;
+mountain and whists totals only rise), then reads all the block's numbers at that angle. Last, a
+glyph that may be one digit or touching digits, and a number that may be two whose dot was lost, is
+read every way where that could change the reading, and each zone's running totals choose
+(`_totals`). Every digit crop goes through the recogniser once (`_totals.DigitCache`).
 
 Numbers are grouped along the writing direction (see `_group`): rows, then dots and wide gaps between
 numbers, then digits. A long, nearly level stroke through the digits marks a crossed-out number; it
