@@ -317,7 +317,7 @@ def main() -> None:
         c, t = by.get(("cnn", task)), by.get(("tesseract", task))
         if task.startswith("number"):
             c = next(r for r in rows if r.recognizer == "cnn" and r.task == task)
-        if c and t:
+        if c and t and t.per_second > 0:  # --tesseract 0: no baseline to compare with
             errors = (1 - c.accuracy) / max(1 - t.accuracy, 1e-9)
             print(f"{task}: CNN/Tesseract speed ×{c.per_second / t.per_second:,.0f}, "
                   f"error rate ×{errors:.3f} of Tesseract's")
