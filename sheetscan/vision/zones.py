@@ -167,11 +167,14 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
             pts = bend.apply(pts)
         return tuple((float(x), float(y)) for x, y in pts)
 
-    zones = tuple(
-        ZoneRegion(index=z.index, player=z.player, kind=z.kind, on=z.on, polygon=px(z.polygon),
-                   writing_angles=z.angles, parts=tuple((px(p.polygon), p.angles) for p in z.parts))
-        for z in geometry.zones
-    )
+    def regions(geometry: SheetGeometry) -> tuple[ZoneRegion, ...]:
+        return tuple(
+            ZoneRegion(index=z.index, player=z.player, kind=z.kind, on=z.on, polygon=px(z.polygon),
+                       writing_angles=z.angles, parts=tuple((px(p.polygon), p.angles) for p in z.parts))
+            for z in geometry.zones
+        )
+
+    zones = regions(geometry)
     circle = _circle(geometry, frame)
     if bend is not None:
         (cx, cy), = bend.apply(f64([circle[:2]]))
@@ -186,6 +189,22 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
                                  search=0.02 * size, follow=sheet.source != "form")
     if ring is not None:
         circle = (ring.cx, ring.cy, ring.r)
+        # The mountain zones end on the circle: when the ring fitted to its own ink lies off the circle
+        # they were cut for (the line search missed it and the usual one was taken, or found it only
+        # roughly), they are cut again for the ring, taken back into the straight model's terms.
+        centre = f64([[ring.cx, ring.cy]])
+        if bend is not None:
+            centre = centre - bend.shift(centre)
+        mx, my = float(centre[0, 0]), float(centre[0, 1])
+        gx, gy, gr = _circle(geometry, frame)
+        if abs(ring.r - gr) + float(np.hypot(mx - gx, my - gy)) > line_width:
+            refit = replace(proportions, circle_center=((mx - ul) / fw, (my - ut) / fh),
+                            circle_radius=ring.r / fh)
+            try:
+                geometry, proportions = layout.geometry(refit), refit
+                zones = regions(geometry)
+            except ValueError:
+                pass  # the ring does not fit the measured rectangles: keep the zones as they were
     # What the ink stage will take for ink right beside the lines (a ruling's stubs where it crosses a
     # line, a line's blurred fringe) is line too, so no "+" is left to read as a digit.
     line_mask = np.maximum(line_mask, hanging_pieces(line_mask, _turn_mask(local_ink(darkest), k),

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 from synth_sheet import draw_sheet, synth
 
+import sheetscan.vision.zones as zones_module
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, find_layout
 from sheetscan.vision._bend import trace_band
@@ -428,3 +431,26 @@ def test_trace_band_leaves_a_digit_touching_the_line() -> None:
                       merge=3, pad=1.0)
     assert (band[50:53, 20:90] > 0).all()  # the line is followed
     assert not (band[56:71, 99:102] > 0).any()  # the digit below it is not
+
+
+@pytest.mark.parametrize("line_search_sees_circle", [True, False])
+def test_mountain_zones_end_on_the_drawn_circle(line_search_sees_circle: bool,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # The circle drawn at the odd proportions' centre and radius (0.52, 0.47), 0.07 of the height: the
+    # mountain zones' inner ends (their vertices nearest the centre) lie on it, also when the line
+    # search misses the circle and the layout's usual one (0.06 at the middle) is taken first.
+    if not line_search_sees_circle:
+        def blind(mask: np.ndarray, frame: tuple[float, float, float, float]) -> Any:
+            return dataclasses.replace(measure(mask, frame), circle=None)
+        monkeypatch.setattr(zones_module, "measure", blind)
+    sheet, to_image = _flat_sheet("standard-3", ODD_3, 0, wobble=0.0)
+    zones = locate_zones(sheet)
+    (cx, cy), (_, top) = cv2.perspectiveTransform(np.array([[[0.52, 0.47], [0.52, 0.0]]]), to_image)[0]
+    (_, bottom), = cv2.perspectiveTransform(np.array([[[0.52, 1.0]]]), to_image)[0]
+    radius = 0.07 * (bottom - top)
+    for zone in zones.zones:
+        if zone.kind != "gora":
+            continue
+        polygon = np.array(zone.polygon)
+        nearest = np.hypot(polygon[:, 0] - cx, polygon[:, 1] - cy).min()
+        assert nearest == pytest.approx(radius, abs=4.0)
