@@ -277,6 +277,12 @@ def _along(a: Point, b: Point, t: float) -> Point:
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
+def _between(point: Point, start: Point, end: Point) -> bool:
+    """`point` (on the segment's line) lies strictly between `start` and `end`."""
+    t = ((point[0] - start[0]) * (end[0] - start[0]) + (point[1] - start[1]) * (end[1] - start[1]))
+    return 0.0 < t < (end[0] - start[0]) ** 2 + (end[1] - start[1]) ** 2
+
+
 def _project(point: Point, edge: str, rect: Rect) -> Point:
     """The point on `rect`'s `edge` line straight in from `point` (perpendicular to the edge)."""
     left, top, right, bottom = rect
@@ -332,6 +338,10 @@ def _build(layout: SheetLayout, p: Proportions) -> SheetGeometry:
         fractions = whist_fractions(seat, n - 2)
         outer = [c0[a], *(_along(c0[a], c0[b], f) for f in fractions), c0[b]]
         inner = [c1[a], *(_project(q, edge, r1) for q in outer[1:-1]), c1[b]]
+        if not all(_between(q, c1[a], c1[b]) for q in inner[1:-1]):
+            # Straight in from the outer edge, a split this near a corner would miss the inner edge and
+            # cut into the next seat's whists.
+            raise ValueError("a whist split must meet the pulka rectangle's edge between its corners")
         for j in range(n - 1):
             polygon = (outer[j], outer[j + 1], inner[j + 1], inner[j])
             add(seat, "whists", (seat + 1 + j) % n, [ZonePart(polygon, angle)])
