@@ -34,6 +34,11 @@ _QR_PREFIX = "sheetscan:"
 _CONTRASTS = (0.78, 0.62, 0.48)  # ink darker than this share of the paper, tried in turn
 _ATTEMPTS = (("min", 0.78), ("min", 0.62), ("max", 0.78), ("max", 0.62), ("min", 0.48))
 _BUSY_ATTEMPTS = (("max", 0.78), ("max", 0.62), ("min", 0.62), ("min", 0.48), ("min", 0.78))
+# Tried only when the attempts above found no outline at all, each a plain threshold (no hysteresis):
+# a faint frame on squared or lined paper is joined to the ruling at the faint levels (one mesh, too
+# dense to be a sheet) and broken into dots at the darker ones; in between, the ruling drops out while
+# the frame holds together.
+_LAST_ATTEMPTS = (("min", 0.78), ("min", 0.7), ("max", 0.7))
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
@@ -137,6 +142,15 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
         whole = [c for c, _ in candidates if not c.touches and c.coverage >= 0.9]
         if any(_votes(c, whole, max(mask.shape)) >= 3 for c in whole):
             break  # three ink levels agree on one fully drawn outline: enough
+    if not candidates:
+        # Decision: the in-between levels come last and only when nothing else was found, because
+        # they are no better where the usual levels see a frame (and every photo that has one keeps
+        # the outline chosen as before).
+        for channel, contrast in _LAST_ATTEMPTS:
+            if channel not in ratios:
+                ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
+            mask = u8(np.where(ratios[channel] < contrast, 255, 0).astype(np.uint8))
+            candidates.extend(_frame_candidates(mask, dark))
     if candidates:
         sheet = _from_drawn_frame(photo, _choose_frame(candidates), scale)
     if sheet is None:
