@@ -145,12 +145,16 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     if not candidates:
         # Decision: the in-between levels come last and only when nothing else was found, because
         # they are no better where the usual levels see a frame (and every photo that has one keeps
-        # the outline chosen as before).
+        # the outline chosen as before). Decision: here only a whole outline clear of the photo's edges
+        # counts, because at these levels a ruling line or the table's edge closes false outlines
+        # around part of a frame (seen drawn on 3 or 4 sides, or running off the photo), and a wrong
+        # sheet read silently is worse than "no sheet".
         for channel, contrast in _LAST_ATTEMPTS:
             if channel not in ratios:
                 ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
             mask = u8(np.where(ratios[channel] < contrast, 255, 0).astype(np.uint8))
-            candidates.extend(_frame_candidates(mask, dark))
+            candidates.extend(c for c in _frame_candidates(mask, dark)
+                              if not c[0].touches and c[0].coverage >= 0.9)
     if candidates:
         sheet = _from_drawn_frame(photo, _choose_frame(candidates), scale)
     if sheet is None:
