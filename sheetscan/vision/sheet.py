@@ -38,7 +38,7 @@ _BUSY_ATTEMPTS = (("max", 0.78), ("max", 0.62), ("min", 0.62), ("min", 0.48), ("
 # a faint frame on squared or lined paper is joined to the ruling at the faint levels (one mesh, too
 # dense to be a sheet) and broken into dots at the darker ones; in between, the ruling drops out while
 # the frame holds together.
-_LAST_ATTEMPTS = (("min", 0.78), ("min", 0.7), ("max", 0.7))
+_LAST_ATTEMPTS = (("min", 0.78), ("min", 0.7), ("max", 0.78), ("max", 0.7))
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
@@ -153,8 +153,12 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
             if channel not in ratios:
                 ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
             mask = u8(np.where(ratios[channel] < contrast, 255, 0).astype(np.uint8))
-            candidates.extend(c for c in _frame_candidates(mask, dark)
-                              if not c[0].touches and c[0].coverage >= 0.9)
+            found = _frame_candidates(mask, dark)
+            cut = _paper_only(u8(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))),
+                              dark, sharp=True)
+            if cut is not None:
+                found += [(frame, cut) for frame in find_frames(cut, gray=dark)[:1]]
+            candidates.extend(c for c in found if not c[0].touches and c[0].coverage >= 0.9)
     if candidates:
         sheet = _from_drawn_frame(photo, _choose_frame(candidates), scale)
     if sheet is None:
@@ -292,24 +296,36 @@ def _read_qr(photo: Photo, page: FormPage, sheet_to_photo: F64) -> str:
 
 # --- hand-drawn sheets -------------------------------------------------------------------------------------
 
-def _paper_only(mask: U8, dark: U8) -> U8 | None:
+def _paper_only(mask: U8, dark: U8, *, sharp: bool = False) -> U8 | None:
     """The ink mask cut to the bright paper, when the paper stands out clearly from the table.
 
     A frame drawn close to the paper's edge touches the dark outline that the table makes around the
     paper, and with a textured table everything merges into one blob; cutting the mask to the paper
     separates them. Only used when the photo splits clearly into bright paper and a darker table.
+    `sharp` finds the paper's edge at full resolution (its drawn lines filled in by a closing) instead
+    of on a blurred quarter-size copy, whose edge may fall a few pixels inside the paper and cut off
+    a frame side drawn that close to it.
     """
-    small = cv2.resize(dark, (max(1, dark.shape[1] // 4), max(1, dark.shape[0] // 4)),
-                       interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (0, 0), 2.0)
+    if sharp:
+        small = dark
+    else:
+        small = u8(cv2.resize(dark, (max(1, dark.shape[1] // 4), max(1, dark.shape[0] // 4)),
+                              interpolation=cv2.INTER_AREA))
+        small = u8(cv2.GaussianBlur(small, (0, 0), 2.0))
     _, paper = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright, darker = small[paper > 0], small[paper == 0]
     if bright.size < 0.1 * small.size or darker.size < 0.05 * small.size:
         return None
     if float(darker.mean()) > 0.8 * float(bright.mean()):
         return None
-    paper = cv2.resize(paper, (dark.shape[1], dark.shape[0]), interpolation=cv2.INTER_NEAREST)
-    paper = cv2.erode(paper, np.ones((5, 5), np.uint8))
+    if sharp:
+        # Lines and writing are darker than the paper too: close them (they are thin) into it.
+        reach = max(3, round(0.0125 * max(dark.shape)))
+        paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((reach, reach), np.uint8))
+        paper = cv2.erode(paper, np.ones((3, 3), np.uint8))
+    else:
+        paper = cv2.resize(paper, (dark.shape[1], dark.shape[0]), interpolation=cv2.INTER_NEAREST)
+        paper = cv2.erode(paper, np.ones((5, 5), np.uint8))
     return u8(cv2.bitwise_and(mask, paper))
 
 
