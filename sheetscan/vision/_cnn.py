@@ -75,6 +75,9 @@ class CnnRecognizer:
 
     name = "cnn"
     """The name `find_recognizer` knows it by."""
+    reads_by_digit = True
+    """A number's reading is built from its digit boxes' readings alone (`read_digits`), so the number
+    stage may read each distinct digit crop once and reuse it."""
 
     def __init__(self, model_path: Path = MODEL_PATH) -> None:
         self.model_path = model_path

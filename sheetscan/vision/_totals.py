@@ -428,8 +428,10 @@ def _step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
 class DigitCache:
     """Reads numbers through a recogniser, each distinct digit crop once: the angle trials, the rest
     of the numbers and the ways of cutting a number share most of their digit boxes. A crop is known
-    by its number image (which must stay alive while the cache is used) and its box. A recogniser
-    that cannot read single digits (no `read_digits`) reads whole numbers every time."""
+    by its number image (which must stay alive while the cache is used) and its box. Only a recogniser
+    whose number reading is its digits' readings (`reads_by_digit`, the CNN) is asked digit by digit;
+    any other (Tesseract reads a whole line far better than its digits one by one) reads whole
+    numbers every time."""
 
     def __init__(self, recognizer: Recognizer) -> None:
         self.recognizer = recognizer
@@ -440,7 +442,7 @@ class DigitCache:
     def read(self, tokens: list[NumberToken]) -> list[NumberReading]:
         """The recogniser's reading of each token's image, unknown digit crops in one batch."""
         read_digits = getattr(self.recognizer, "read_digits", None)
-        if read_digits is None:
+        if read_digits is None or not getattr(self.recognizer, "reads_by_digit", False):
             return read_tokens(self.recognizer, tokens)
         keys: list[tuple[int, _group.Box]] = []
         crops: list[npt.NDArray[np.uint8]] = []

@@ -222,6 +222,7 @@ class _WidthReader:
     given probability; counts the crops it is shown."""
 
     name = "width"
+    reads_by_digit = True
 
     def __init__(self, one: float = 0.99, five: float = 0.99, whole: float | None = None) -> None:
         self.one, self.five, self.whole = one, five, whole
@@ -266,6 +267,28 @@ def test_each_distinct_digit_crop_goes_through_the_recogniser_once() -> None:
     assert [r.value for r in first] == [5, 15, 15]
     assert [r.value for r in cache.read([cut, token])] == [15, 5]
     assert reader.crops == 3
+
+
+class _LineReader(_WidthReader):
+    """Has `read_digits` but reads a number as one line (like Tesseract): "15" for any image."""
+
+    reads_by_digit = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines = 0
+
+    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
+        self.lines += len(numbers)
+        return [NumberReading(((15, 0.9),), ()) for _ in numbers]
+
+
+def test_a_recogniser_that_reads_whole_lines_is_given_whole_numbers() -> None:
+    # Tesseract reads single digits far worse than a line: the cache must not cut its numbers up.
+    reader = _LineReader()
+    token = _glyph_token()
+    assert [r.value for r in DigitCache(reader).read([token, token])] == [15, 15]
+    assert reader.lines == 2 and reader.crops == 0
 
 
 def test_a_sure_number_whose_totals_step_well_is_not_cut_again() -> None:
