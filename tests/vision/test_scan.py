@@ -231,10 +231,11 @@ def test_there_are_samples_to_read() -> None:
     assert PHOTOS, "samples/ holds no photo-*.jpg"
 
 
-# Regression guards set below what the samples read today (numbers 0.80–0.94, zones 0.60–0.92 on
-# 2026-11-29, after the cut choice by running totals); the goals (digits ≥ 99.3 %, zone final values
-# ≥ 98 %) are far above them and the benchmark (bench/bench_scan.py) reports the exact figures.
-NUMBERS_BAR = 0.75
+# Regression guards set below what the samples read today (numbers 0.82–0.97, zones 0.65–1.00 on
+# 2026-11-30, after the line-mask fixes and the fine-tuned network; 0.80–0.94 and 0.60–0.92 the day
+# before); the goals (digits ≥ 99.3 %, zone final values ≥ 98 %) are above them and the benchmark
+# (bench/bench_scan.py) reports the exact figures.
+NUMBERS_BAR = 0.78
 """Share of a sample's written numbers that must read right."""
-ZONES_BAR = 0.55
+ZONES_BAR = 0.60
 """Share of a sample's zones whose last value must read right."""
