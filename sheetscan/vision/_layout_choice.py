@@ -1,0 +1,195 @@
+"""Stage 3, the fitting half: which layout the measured lines show, which way up, and its proportions.
+
+`zones.py` measures the drawn lines (`_layout_fit.measure`) and hands them here: `choose_layout` picks
+standard-3 or standard-4 and the quarter turns by the spokes seen, `measured_proportions` turns the
+measured rectangles, circle, spoke and whist splits into the layout's `Proportions`, and
+`layout_geometry` builds the zone outlines from them, falling back to usual values piece by piece when
+the measurements do not fit the layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sheetscan.errors import NoSheetError
+from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, layout_for
+from sheetscan.vision._layout_fit import Measured
+
+__all__ = ["choose_layout", "layout_geometry", "measured_proportions"]
+
+# Rectified-frame side names, and which upright side each becomes for a rotation k of the image
+# (the rectified image is turned by k quarter turns clockwise to become upright).
+_SIDES = ("left", "top", "right", "bottom")
+_CORNERS = ("TL", "TR", "BR", "BL")
+
+
+def _upright_side(side: str, k: int) -> str:
+    """Where a side of the rectified image ends up after turning it k quarter turns clockwise."""
+    order = ["top", "right", "bottom", "left"]  # clockwise
+    return order[(order.index(side) + k) % 4]
+
+
+def _upright_corner(corner: str, k: int) -> str:
+    return _CORNERS[(_CORNERS.index(corner) + k) % 4]
+
+
+# --- choosing the layout -----------------------------------------------------------------------------------
+
+def choose_layout(m: Measured, players: int | None) -> tuple[SheetLayout, int, bool, str]:
+    """(layout, quarter turns clockwise that make the image upright, rotation certain?, note)."""
+    found = sum(v is not None for v in (*m.pulka_rect.values(), *m.gora_rect.values()))
+    if found < 5:
+        raise NoSheetError(
+            "found a rectangle, but not the nested rectangles of a pulka sheet inside it "
+            f"({found} of 8 inner sides seen); is this a scoresheet?"
+        )
+    hypotheses: list[tuple[float, int, int]] = []  # (cost, players, k)
+    for n in (3, 4) if players is None else (players,):
+        for k in range(4) if n == 3 else (0,):
+            hypotheses.append((_cost(m, n, k), n, k))
+    hypotheses.sort()
+    cost, n, k = hypotheses[0]
+    certain = True
+    if n == 4:
+        k, certain = 0, False
+        # Decision: a standard-4 sheet looks the same turned by any quarter; seat 0 is taken as the
+        # side nearest the photo's bottom, because the player photographing it usually sits there.
+        # The rectified image of a hand-drawn sheet keeps the photo's orientation, so that is k = 0.
+    note = ""
+    if cost > 2.0:
+        note = f"the drawn lines fit the {n}-player layout only loosely (misfit {cost:.1f})"
+    return layout_for(n), k, certain, note
+
+
+def _cost(m: Measured, n: int, k: int) -> float:
+    """How badly the spokes seen contradict layout n turned by k (0 = a perfect match)."""
+    cost = 0.0
+    for side in _SIDES:
+        want = 1.0 if n == 3 and _upright_side(side, k) == "top" else 0.0
+        cost += abs(m.mid_spoke.get(side, 0.0) - want)
+    for corner in _CORNERS:
+        up = _upright_corner(corner, k)
+        want = 1.0 if n == 4 or up in ("BL", "BR") else 0.0
+        cost += abs(m.corner_spoke.get(corner, 0.0) - want)
+    return cost
+
+
+# --- proportions ---------------------------------------------------------------------------------------
+
+def measured_proportions(layout: SheetLayout, m: Measured, k: int) -> tuple[Proportions, list[str]]:
+    """Layout proportions from the measured lines, in upright terms; defaults where nothing was seen."""
+    base = layout.default
+    left, top, right, bottom = m.frame
+    fw, fh = right - left, bottom - top
+    dl, dt, dr, db = m.drawn_frame
+    frame_side = {"left": dl, "top": dt, "right": dr, "bottom": db}
+    span = {"left": fw, "right": fw, "top": fh, "bottom": fh}
+    notes: list[str] = []
+    index = {"left": 0, "top": 1, "right": 2, "bottom": 3}
+    turned = k % 2 == 1
+    aspect = fh / fw if turned else fw / fh
+    whists = list(base.whists)
+    pulka = list(base.pulka)
+    missing: list[str] = []
+    for side in _SIDES:
+        up = index[_upright_side(side, k)]
+        outer, inner = m.pulka_rect[side], m.gora_rect[side]
+        if outer is not None:
+            whists[up] = abs(outer - frame_side[side]) / span[side]
+        else:
+            missing.append(_upright_side(side, k))
+        if outer is not None and inner is not None:
+            pulka[up] = abs(inner - outer) / span[side]
+    if missing:
+        sides = ", ".join(missing)
+        notes.append(f"the pulka rectangle's {sides} side was not found; a usual width was assumed")
+    p = replace(base, aspect=aspect, whists=tuple(whists), pulka=tuple(pulka))  # type: ignore[arg-type]
+    if m.circle is not None:
+        cx, cy, r = m.circle
+        nx, ny = _to_upright_unit((cx - left) / fw, (cy - top) / fh, k)
+        p = replace(p, circle_center=(nx, ny), circle_radius=r / (fw if turned else fh))
+    if layout.players == 3:
+        side = next(s for s in _SIDES if _upright_side(s, k) == "top")
+        at = m.mid_spoke_at[side]
+        if m.mid_spoke.get(side, 0.0) > 0:
+            along = (at - left) / fw if side in ("top", "bottom") else (at - top) / fh
+            # Upright x of the spoke: the top side's coordinate runs left → right on the upright sheet
+            # for k = 0, and reversed for sides that arrive as the top after a turn the other way.
+            nx, _ = _to_upright_unit(*((along, 0.0) if side == "top" else (along, 1.0) if side == "bottom"
+                                       else (0.0, along) if side == "left" else (1.0, along)), k)
+            p = replace(p, top_split=nx)
+    p = replace(p, whist_splits=_splits(layout, m, k))
+    return p, notes
+
+
+def _to_upright_unit(x: float, y: float, k: int) -> tuple[float, float]:
+    """A normalised point of the rectified frame in the upright frame after k clockwise quarter turns."""
+    for _ in range(k % 4):
+        x, y = 1.0 - y, x
+    return x, y
+
+
+def _splits(layout: SheetLayout, m: Measured, k: int) -> tuple[tuple[float, ...], ...]:
+    """Per seat, where its whist parts meet, as fractions of its edge from the writer's left end."""
+    left, top, right, bottom = m.frame
+    fw, fh = right - left, bottom - top
+    n = layout.players
+    seat_edges = ("bottom", "left", "top", "right") if n == 4 else ("bottom",)
+    want = n - 2
+    out: list[tuple[float, ...]] = []
+    for edge in seat_edges:
+        side = next(s for s in _SIDES if _upright_side(s, k) == edge)
+        positions = m.whist_splits.get(side, ())
+        # Unit points of the splits on the rectified side, then in upright coordinates.
+        pts = [((p - left) / fw, 0.0 if side == "top" else 1.0) if side in ("top", "bottom")
+               else (0.0 if side == "left" else 1.0, (p - top) / fh) for p in positions]
+        up = [_to_upright_unit(x, y, k) for x, y in pts]
+        fractions = sorted(_edge_fraction(edge, x, y) for x, y in up)
+        fractions = [f for f in fractions if 0.1 < f < 0.9]
+        if len(fractions) != want:
+            fractions = _pick(fractions, want)
+        out.append(tuple(fractions) if len(fractions) == want else ())
+    return tuple(out)
+
+
+def _pick(fractions: list[float], want: int) -> list[float]:
+    """The `want` fractions nearest the even split (extra lines may be a spoke's end or a stray stroke)."""
+    if len(fractions) < want:
+        return []
+    targets = [(i + 1) / (want + 1) for i in range(want)]
+    chosen = [min(fractions, key=lambda f: abs(f - t)) for t in targets]
+    return sorted(set(chosen)) if len(set(chosen)) == want else []
+
+
+def _edge_fraction(edge: str, x: float, y: float) -> float:
+    """Fraction along an upright edge from the left end of the player sitting at it (layouts.py)."""
+    return {"bottom": x, "left": y, "top": 1.0 - x, "right": 1.0 - y}[edge]
+
+
+def layout_geometry(layout: SheetLayout, p: Proportions, notes: list[str]) -> SheetGeometry:
+    """The layout's outlines for the measured proportions, giving up as little of them as possible.
+
+    A circle found in the wrong place (a digit's loop, a blot) must not throw away the measured
+    rectangles: first the circle, then the splits, then everything falls back to the usual values.
+    """
+    base = layout.default
+    try:
+        return layout.geometry(p)
+    except ValueError as exc:
+        first = exc
+    middle = ((base.circle_center[0] + 0.5) / 2, (base.circle_center[1] + 0.5) / 2)
+    fallbacks = (
+        ("values for the circle", replace(p, circle_center=middle, circle_radius=base.circle_radius)),
+        ("values for the circle, the spoke and the splits",
+         replace(p, circle_center=middle, circle_radius=base.circle_radius, top_split=0.5, whist_splits=())),
+    )
+    for what, candidate in fallbacks:
+        try:
+            geometry = layout.geometry(candidate)
+        except ValueError:
+            continue
+        notes.append(f"the measured proportions do not fit the {layout.name} layout ({first}); usual "
+                     f"{what} used")
+        return geometry
+    notes.append(f"the measured proportions do not fit the {layout.name} layout ({first}); usual ones used")
+    return layout.geometry(replace(base, aspect=p.aspect))
