@@ -15,6 +15,7 @@ from typing import Literal
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import LAYOUTS, FormPage, SheetLayout
@@ -114,7 +115,7 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     line_width = max(2.0, 0.003 * max(small.shape[:2]))
     pooled = _min_pooled(photo, small.shape[:2])
     ratios = {"min": dark_ratio(pooled, line_width=line_width, channel="min")}
-    mask = u8(np.where(ratios["min"] < _CONTRASTS[0], 255, 0).astype(np.uint8))
+    mask = _below(ratios["min"], _CONTRASTS[0])
     if len(markers) >= 2:
         form = _from_markers(photo, markers, mask, scale)
         if form is not None:
@@ -129,17 +130,21 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     attempts = _BUSY_ATTEMPTS if busy else _ATTEMPTS
     dark = u8(cv2.cvtColor(pooled, cv2.COLOR_BGR2GRAY))
     candidates: list[tuple[FrameCandidate, U8]] = []
-    for channel, contrast in attempts:
+
+    def ratio(channel: str) -> NDArray[np.float32]:
         if channel not in ratios:
             ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
+        return ratios[channel]
+
+    for channel, contrast in attempts:
         if contrast >= _CONTRASTS[0] and channel == "min":
             # Faint lines (pencil) fade in and out: keep their faintest parts where they join darker ones.
             # (Not in the brightest channel, used for ruled paper: its rulings sit just above the level.)
-            mask = hysteresis(ratios[channel], contrast, contrast + 0.1)
+            mask = hysteresis(ratio(channel), contrast, contrast + 0.1)
         else:
-            mask = u8(np.where(ratios[channel] < contrast, 255, 0).astype(np.uint8))
+            mask = _below(ratio(channel), contrast)
         candidates.extend(_frame_candidates(mask, dark))
-        whole = [c for c, _ in candidates if not c.touches and c.coverage >= 0.9]
+        whole = [c for c, _ in candidates if _whole(c)]
         if any(_votes(c, whole, max(mask.shape)) >= 3 for c in whole):
             break  # three ink levels agree on one fully drawn outline: enough
     if not candidates:
@@ -150,15 +155,8 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
         # around part of a frame (seen drawn on 3 or 4 sides, or running off the photo), and a wrong
         # sheet read silently is worse than "no sheet".
         for channel, contrast in _LAST_ATTEMPTS:
-            if channel not in ratios:
-                ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
-            mask = u8(np.where(ratios[channel] < contrast, 255, 0).astype(np.uint8))
-            found = _frame_candidates(mask, dark)
-            cut = _paper_only(u8(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))),
-                              dark, sharp=True)
-            if cut is not None:
-                found += [(frame, cut) for frame in find_frames(cut, gray=dark)[:1]]
-            candidates.extend(c for c in found if not c[0].touches and c[0].coverage >= 0.9)
+            found = _frame_candidates(_below(ratio(channel), contrast), dark, sharp_cut=True)
+            candidates.extend(c for c in found if _whole(c[0]))
     if candidates:
         sheet = _from_drawn_frame(photo, _choose_frame(candidates), scale)
     if sheet is None:
@@ -329,16 +327,29 @@ def _paper_only(mask: U8, dark: U8, *, sharp: bool = False) -> U8 | None:
     return u8(cv2.bitwise_and(mask, paper))
 
 
-def _frame_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
-    """The best drawn-frame outline in `mask`, and in `mask` cut to the paper when that helps."""
+def _frame_candidates(mask: U8, dark: U8, *, sharp_cut: bool = False) -> list[tuple[FrameCandidate, U8]]:
+    """The best drawn-frame outline in `mask`, and in `mask` cut to the paper when that helps;
+    `sharp_cut`: also in `mask` cut to the paper found at full resolution (`_paper_only(sharp=True)`)."""
     # Grainy pencil lines break up at this size; a small closing joins them again.
     mask = u8(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     frames = [(frame, mask) for frame in find_frames(mask, gray=dark)[:1]]
-    if not frames or frames[0][0].touches or frames[0][0].coverage < 0.9:
-        cut = _paper_only(mask, dark)
+    cuts = [_paper_only(mask, dark)] if not frames or not _whole(frames[0][0]) else []
+    if sharp_cut:
+        cuts.append(_paper_only(mask, dark, sharp=True))
+    for cut in cuts:
         if cut is not None:
             frames += [(frame, cut) for frame in find_frames(cut, gray=dark)[:1]]
     return frames
+
+
+def _whole(frame: FrameCandidate) -> bool:
+    """A fully drawn outline clear of the photo's edges."""
+    return not frame.touches and frame.coverage >= 0.9
+
+
+def _below(ratio: NDArray[np.float32], contrast: float) -> U8:
+    """255 where the pixel is darker than `contrast` of the paper."""
+    return u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
 
 
 def _choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCandidate, U8]:
