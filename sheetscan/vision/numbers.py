@@ -436,9 +436,7 @@ def _cut_block(ink: Ink, labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     y0 = int(stats[members, cv2.CC_STAT_TOP].min())
     x1 = int((stats[members, cv2.CC_STAT_LEFT] + stats[members, cv2.CC_STAT_WIDTH]).max())
     y1 = int((stats[members, cv2.CC_STAT_TOP] + stats[members, cv2.CC_STAT_HEIGHT]).max())
-    lookup = np.zeros(len(stats), dtype=bool)
-    lookup[members] = True
-    own = lookup[labels[y0:y1, x0:x1]]
+    own = _of_labels(labels[y0:y1, x0:x1], members, len(stats)) > 0
     mask = np.where(own, 255, 0).astype(np.uint8)
     strength = np.where(own, ink.strength[y0:y1, x0:x1], 0).astype(np.uint8)
     # The blobs are found once; each angle turns them (labels and boxes) rather than finding them again.
@@ -505,9 +503,7 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
     margin = max(2, round(0.15 * height))
     cx0, cy0 = max(0, x - margin), max(0, y - margin)
     cx1, cy1 = min(mask.shape[1], x + w + margin), min(mask.shape[0], y + h + margin)
-    lookup = np.zeros(count, dtype=np.uint8)
-    lookup[list(group.labels)] = 1
-    own = lookup[labels[cy0:cy1, cx0:cx1]]
+    own = _of_labels(labels[cy0:cy1, cx0:cx1], list(group.labels), count)
     # Keep the soft edge of the strokes (below the ink threshold) for a natural grey digit.
     own = np.asarray(cv2.dilate(own, np.ones((3, 3), np.uint8)), dtype=np.uint8)
     crop = np.where(own > 0, strength[cy0:cy1, cx0:cx1], 0).astype(np.uint8)
@@ -522,6 +518,15 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
     if not options:
         return None
     return crop, options, (x, y, w, h)
+
+
+def _of_labels(labels: npt.NDArray[np.int32], chosen: Sequence[int] | npt.NDArray[np.int64],
+               count: int) -> Mask:
+    """1 where `labels` is one of the `chosen` labels, else 0 (`count`: labels in all, background
+    included); a table lookup, much faster than `np.isin` on a label image."""
+    lookup = np.zeros(count, dtype=np.uint8)
+    lookup[chosen] = 1
+    return lookup[labels]
 
 
 def _turn_stats(stats: npt.NDArray[np.int32], turns: int, shape: tuple[int, ...]) -> npt.NDArray[np.int32]:
