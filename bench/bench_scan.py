@@ -46,6 +46,7 @@ from sheetscan.vision.recognise import Recognizer, find_recognizer  # noqa: E402
 from sheetscan.vision.render import render_sheet, sheet_or_game  # noqa: E402
 from sheetscan.vision.scan import scan, scan_to_json  # noqa: E402
 from sheetscan.vision.sheet import find_sheet  # noqa: E402
+from tests.vision._boxes import box_of, overlap  # noqa: E402
 from tests.vision._truth_zones import truth_zones  # noqa: E402
 
 UNSURE = 0.9
@@ -79,22 +80,6 @@ class Tally:
                 f"{share(self.unsure, self.read)} | {mean:.2f} s | {mean / floor:.1f}× |")
 
 
-def _box(quad: list[list[float]]) -> tuple[float, float, float, float]:
-    xs = [p[0] for p in quad]
-    ys = [p[1] for p in quad]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    """Intersection over the smaller box's area."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w * h / max(smaller, 1e-9)
-
-
 def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
     """Add one photo's reading to `tally`, checked against its truth file."""
     read = [(zi, ni, n) for zi, zone in enumerate(result["zones"]) for ni, n in enumerate(zone["numbers"])]
@@ -105,11 +90,11 @@ def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
     # Greedy matching by overlap, best pairs first.
     pairs = []
     for ti, number in enumerate(truth["numbers"]):
-        tb = _box(number["quad"])
+        tb = box_of(number["quad"])
         for ri, rb in enumerate(boxes):
-            overlap = _overlap(tb, rb)
-            if overlap >= 0.4:
-                pairs.append((overlap, ti, ri))
+            shared = overlap(tb, rb)
+            if shared >= 0.4:
+                pairs.append((shared, ti, ri))
     pairs.sort(reverse=True)
     match: dict[int, int] = {}
     used: set[int] = set()

@@ -27,7 +27,6 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +42,7 @@ from sheetscan.vision.ink import find_ink  # noqa: E402
 from sheetscan.vision.numbers import NumberToken, find_numbers  # noqa: E402
 from sheetscan.vision.photo import load_photo  # noqa: E402
 from sheetscan.vision.render import render_sheet, sheet_or_game  # noqa: E402
+from tests.vision._boxes import Box, area, box_of, intersection  # noqa: E402
 from tests.vision._truth_zones import truth_zones  # noqa: E402
 
 NOISE = 10
@@ -50,21 +50,6 @@ MATCH = 0.7
 PART = 0.35
 VARIANTS = ("sochi", "leningrad", "rostov", "piter")
 LAYOUTS = {3: ("standard-3", "form-3"), 4: ("standard-4", "form-4")}
-Box = tuple[float, float, float, float]
-
-
-def _box(points: Any) -> Box:
-    array = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    return (float(array[:, 0].min()), float(array[:, 1].min()), float(array[:, 0].max()),
-            float(array[:, 1].max()))
-
-
-def _area(b: Box) -> float:
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
-
-
-def _inter(a: Box, b: Box) -> float:
-    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
 
 
 def _digit_box_upright(token: NumberToken, box: tuple[int, int, int, int]) -> Box:
@@ -81,7 +66,7 @@ def _digit_box_upright(token: NumberToken, box: tuple[int, int, int, int]) -> Bo
     corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
     points = [quad[0] + (cx - mx) / max(width, 1.0) * across + (cy - my) / max(height, 1.0) * down
               for cx, cy in corners]
-    return _box(points)
+    return box_of(points)
 
 
 def _label(piece: Box, digits: list[tuple[int, Box]], *, narrow: bool) -> int | None:
@@ -90,18 +75,18 @@ def _label(piece: Box, digits: list[tuple[int, Box]], *, narrow: bool) -> int | 
     best, best_iou = None, 0.0
     covered = 0
     for digit, truth in digits:
-        inter = _inter(piece, truth)
-        iou = inter / max(_area(piece) + _area(truth) - inter, 1e-9)
+        inter = intersection(piece, truth)
+        iou = inter / max(area(piece) + area(truth) - inter, 1e-9)
         if iou > best_iou:
             best, best_iou = digit, iou
-        covered += inter > 0.7 * _area(truth)
+        covered += inter > 0.7 * area(truth)
     if covered >= 2:
         return NOISE  # two digits taken for one
     if best_iou >= MATCH:
         return best
     if narrow:
         return None
-    inside = max((_inter(piece, truth) / max(_area(piece), 1e-9) for _, truth in digits), default=0.0)
+    inside = max((intersection(piece, truth) / max(area(piece), 1e-9) for _, truth in digits), default=0.0)
     if best_iou < PART and (inside > 0.9 or best_iou == 0.0):
         return NOISE  # a part of one digit, or no digit at all
     return None
@@ -125,16 +110,16 @@ def harvest(sheet_index: int, seed: int) -> tuple[list[npt.NDArray[np.uint8]], l
     back = np.linalg.inv(zones.to_photo)
     written = []
     for number in truth["numbers"]:
-        digits = [(int(d["digit"]), _box(to_photo(d["quad"], back))) for d in number["digits"]]
-        written.append((number, _box(to_photo(number["quad"], back)), digits))
+        digits = [(int(d["digit"]), box_of(to_photo(d["quad"], back))) for d in number["digits"]]
+        written.append((number, box_of(to_photo(number["quad"], back)), digits))
     crops: list[npt.NDArray[np.uint8]] = []
     labels: list[int] = []
     for block in tokens.blocks:
         for angle, numbers in block.candidates:
             for token in numbers:
-                where = _box(token.quad)
+                where = box_of(token.quad)
                 mine = [(n, d) for n, box, d in written if n["angle"] % 360 == angle % 360
-                        and _inter(where, box) > 0.3 * min(_area(where), _area(box))]
+                        and intersection(where, box) > 0.3 * min(area(where), area(box))]
                 if len(mine) != 1 or mine[0][0]["crossed_out"] or token.crossed_out:
                     continue
                 digits = mine[0][1]

@@ -25,6 +25,7 @@ from sheetscan.vision.numbers import find_numbers, read_numbers
 from sheetscan.vision.photo import load_photo
 from sheetscan.vision.recognise import ScriptedRecognizer
 from sheetscan.vision.scan import SCAN_FORMAT, scan, scan_to_json
+from tests.vision._boxes import box_of, overlap
 from tests.vision._truth_zones import truth_zones
 
 SAMPLES = Path(__file__).resolve().parent.parent.parent / "samples"
@@ -172,32 +173,20 @@ def test_the_json_follows_the_scan_format(capsys: pytest.CaptureFixture[str], tm
 
 # --- end to end on the samples -------------------------------------------------------------------------
 
-def _box(points: list[list[float]]) -> tuple[float, float, float, float]:
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    w, h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    return w * h / max(min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])), 1e-9)
-
-
 def _reading_score(truth: dict[str, Any], out: dict[str, Any]) -> tuple[float, float]:
     """(share of written numbers read right where they are, share of zones whose last value is right)."""
     read = [(zi, n) for zi, zone in enumerate(out["zones"]) for n in zone["numbers"]]
     right, total = 0, 0
     votes: dict[int, Counter[int]] = {}
     for number in truth["numbers"]:
-        tb = _box(number["quad"])
-        best = max(read, key=lambda r: _overlap(tb, _box([[r[1]["bbox"][0], r[1]["bbox"][1]],
+        tb = box_of(number["quad"])
+        best = max(read, key=lambda r: overlap(tb, box_of([[r[1]["bbox"][0], r[1]["bbox"][1]],
                                                           [r[1]["bbox"][0] + r[1]["bbox"][2],
                                                            r[1]["bbox"][1] + r[1]["bbox"][3]]])),
                    default=None)
         if best is not None:
             bb = best[1]["bbox"]
-            if _overlap(tb, (bb[0], bb[1], bb[0] + bb[2], bb[1] + bb[3])) >= 0.4:
+            if overlap(tb, (bb[0], bb[1], bb[0] + bb[2], bb[1] + bb[3])) >= 0.4:
                 votes.setdefault(best[0], Counter())[number["zone"]] += 1
                 if not number["crossed_out"]:
                     right += best[1]["value"] == number["value"]
