@@ -1,4 +1,5 @@
-"""Loading the worked examples under tests/data/rules/ (first line `# Source: …`, then JSON)."""
+"""Loading the worked examples under tests/data/rules/ (first line `# Source: …`, then JSON), and the
+checks the rules tests share."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from sheetscan.errors import SheetscanError
 from sheetscan.rules import GameRecord, Sheet, read_game, replay
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "rules"
@@ -50,3 +54,13 @@ def replayed_totals(case: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def fraction(text: str) -> Fraction:
     """An exact value written as `p/q` or a whole number."""
     return Fraction(text)
+
+
+def assert_replay_refuses(data: dict[str, Any], kind: type[SheetscanError], words: list[str]) -> None:
+    """Replaying the game record `data` fails with `kind`, in one line that holds every one of `words`."""
+    with pytest.raises(kind) as caught:
+        replay(read_game(data))
+    message = str(caught.value)
+    assert "\n" not in message
+    for word in words:
+        assert word in message, message
