@@ -119,28 +119,24 @@ def _blank_render(layout: str, seed: int, **kwargs: float) -> Any:
     return render_sheet(sheet, layout=layout, seed=seed, size=(2000, 1500), **kwargs)
 
 
-def test_faint_frame_on_lined_paper_is_found() -> None:
-    # Found no sheet before: the renderer's lined paper (seed 19) has a grey frame as dark as the
-    # ruling; at the faint levels the two are one mesh, at the darker ones the frame breaks into dots.
-    rendered = _blank_render("standard-3", 19, max_tilt=15.0)
-    assert rendered.truth["render"]["paper"] == "lined"
+# Faint frames that found no sheet before, each with its paper:
+# - lined paper (standard-3, seed 19): the grey frame is as dark as the ruling; at the faint levels the
+#   two are one mesh, at the darker ones the frame breaks into dots;
+# - squared paper (standard-4, seed 147): no level sees the faint frame whole in the photo as it is (the
+#   frame's top side joins the paper's edge), the paper cut from a blurred quarter-size copy cuts that
+#   side off, and a ruling line closes the frame's lower part into a false outline 130-400 px off.
+@pytest.mark.parametrize(("layout", "seed", "paper", "tilt"), [
+    pytest.param("standard-3", 19, "lined", 15.0, id="lined"),
+    pytest.param("standard-4", 147, "squared", 35.0, id="squared-frame-near-the-paper-edge"),  # 35: default
+])
+def test_faint_frame_on_ruled_paper_is_found(layout: str, seed: int, paper: str, tilt: float) -> None:
+    rendered = _blank_render(layout, seed, max_tilt=tilt)
+    assert rendered.truth["render"]["paper"] == paper
     found = find_sheet(load_photo(rendered.jpeg()))
     assert found.source == "drawn" and not found.partial
     truth = np.asarray(rendered.truth["corners"], np.float64)
-    # Within 0.005 of the diagonal (12.5 px), as for the plain-paper sheets above; the paper is bent
-    # here (the truth's bend_px), and a hand-drawn side's ends wobble off the fitted straight line.
-    assert _cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
-
-
-def test_faint_frame_close_to_the_paper_edge_on_squared_paper_is_found() -> None:
-    # Squared paper (seed 147): no level sees the faint frame whole in the photo as it is (the frame's
-    # top side joins the paper's edge), the paper cut from a blurred quarter-size copy cuts that side
-    # off, and a ruling line closes the frame's lower part into a false outline 130-400 px off.
-    rendered = _blank_render("standard-4", 147)
-    assert rendered.truth["render"]["paper"] == "squared"
-    found = find_sheet(load_photo(rendered.jpeg()))
-    assert found.source == "drawn" and not found.partial
-    truth = np.asarray(rendered.truth["corners"], np.float64)
+    # Within 0.005 of the diagonal (12.5 px), as for the plain-paper sheets above; the paper may be
+    # bent (the truth's bend_px), and a hand-drawn side's ends wobble off the fitted straight line.
     assert _cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
 
 
