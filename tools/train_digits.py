@@ -483,8 +483,10 @@ def load_pipeline_crops(model: DigitNet, paths: list[Path]) -> tuple[
         data = np.load(path)
         x = data["x"].astype(np.float32)[:, None] / 255.0
         y = data["y"].astype(np.int64)
-        probabilities = torch.softmax(_logits(model, x), 1).numpy()
-        keep = ~((y == NOISE_CLASS) & ((probabilities[:, 1] > ONE_LIKE) | (not PIPELINE_NOISE)))
+        dropped_noise = y == NOISE_CLASS
+        if PIPELINE_NOISE:  # the model is asked only when its answer matters
+            dropped_noise &= torch.softmax(_logits(model, x), 1).numpy()[:, 1] > ONE_LIKE
+        keep = ~dropped_noise
         dropped += int((~keep).sum())
         x, y = x[keep], y[keep]
         cut = round(len(y) * (1.0 - PIPELINE_HELD_OUT))
