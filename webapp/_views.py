@@ -1,0 +1,249 @@
+"""The pages: the list and upload, the review of one sheet (save), its settlement, and the raw files.
+
+Library errors become a message on the page and a 4xx status here, nowhere else (STYLE.md §8).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from sheetscan import SheetscanError
+from sheetscan.rules import VARIANTS
+from webapp._forms import ReviewForm, form_from_review, parse_review_form
+from webapp._review import (
+    UNSURE,
+    check_review,
+    review_differences,
+    review_from_scan,
+    settle_review,
+    unsure_left,
+    zone_label,
+)
+from webapp._scanning import UploadError, scan_photo
+from webapp._store import Conflict, Store, StoredSheet
+
+__all__ = ["blueprint", "import_photo", "store"]
+
+blueprint = Blueprint("sheets", __name__)
+
+
+def store() -> Store:
+    """This request's connection to the database (opened on first use, closed at the request's end)."""
+    if "store" not in g:
+        g.store = Store(current_app.config["DATABASE"])
+    opened: Store = g.store
+    return opened
+
+
+@blueprint.teardown_app_request
+def _close_store(_error: BaseException | None) -> None:
+    opened = g.pop("store", None)
+    if opened is not None:
+        opened.close()
+
+
+def import_photo(target: Store, data: bytes, filename: str, *, variant: str | None = None,
+                 players: int | None = None) -> int:
+    """Scan a photo and store it with a fresh review; return the sheet's id. Raises `UploadError`."""
+    kind, scan = scan_photo(current_app.config["SCANNER"], data, filename, variant=variant, players=players)
+    return target.add(filename=filename, photo=data, photo_type=kind, scan=scan,
+                      review=review_from_scan(scan))
+
+
+def _variant_names() -> list[str]:
+    return [variant.name for variant in VARIANTS]
+
+
+def _index(upload: dict[str, str] | None = None, error: str | None = None, status: int = 200,
+           ) -> tuple[str, int]:
+    return render_template("index.html", sheets=store().list(), variants=_variant_names(),
+                           upload=upload or {"variant": "", "players": ""}, error=error,
+                           max_bytes=current_app.config["MAX_CONTENT_LENGTH"]), status
+
+
+@blueprint.get("/")
+def index() -> tuple[str, int]:
+    """The stored sheets and the upload form."""
+    return _index()
+
+
+@blueprint.get("/health")
+def health() -> dict[str, str]:
+    """For a process supervisor: the app answers."""
+    return {"status": "ok"}
+
+
+@blueprint.app_errorhandler(RequestEntityTooLarge)
+def _too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
+    limit = _size(current_app.config["MAX_CONTENT_LENGTH"])
+    return _index(error=f"The photo is larger than {limit}. Upload a smaller copy (a phone photo of "
+                        "12 MP is about 3-5 MB).", status=413)
+
+
+def _size(count: int) -> str:
+    """A byte count as people say it: `32 MB`, `98 KB`."""
+    return f"{count / 1048576:.0f} MB" if count >= 1048576 else f"{count / 1024:.0f} KB"
+
+
+@blueprint.app_errorhandler(404)
+@blueprint.app_errorhandler(405)
+def _not_found(error: HTTPException) -> tuple[str, int]:
+    return render_template("error.html", error=error), error.code or 404
+
+
+def _upload_settings(form: dict[str, str]) -> tuple[str | None, int | None, str | None]:
+    variant = form.get("variant", "")
+    if variant and variant not in _variant_names():
+        return None, None, f"Unknown variant {variant!r}: choose one of {', '.join(_variant_names())}."
+    players = form.get("players", "")
+    if players not in ("", "3", "4"):
+        return None, None, "Players: choose auto, 3 or 4."
+    return variant or None, int(players) if players else None, None
+
+
+@blueprint.post("/sheets")
+def upload() -> Any:
+    """Scan an uploaded photo and open its review; on bad input, the form again with a message."""
+    fields = {"variant": request.form.get("variant", ""), "players": request.form.get("players", "")}
+    variant, players, message = _upload_settings(fields)
+    if message:
+        return _index(fields, message, 400)
+    photo = request.files.get("photo")
+    if photo is None or not photo.filename:
+        return _index(fields, "Choose a photo of the sheet to upload.", 400)
+    # Only the last part of the name is kept, and only to show it: nothing is ever opened by it.
+    filename = PurePath(photo.filename.replace("\\", "/")).name[:120] or "photo"
+    try:
+        sheet_id = import_photo(store(), photo.read(), filename, variant=variant, players=players)
+    except UploadError as error:
+        return _index(fields, error.message + " Your settings are kept; choose the photo again.",
+                      error.status)
+    return redirect(url_for("sheets.review", sheet_id=sheet_id), code=303)
+
+
+def _stored(sheet_id: int) -> StoredSheet:
+    sheet = store().get(sheet_id)
+    if sheet is None:
+        abort(404, description=f"There is no sheet {sheet_id}.")
+    return sheet
+
+
+def _review_page(sheet: StoredSheet, form: ReviewForm, *, status: int = 200, message: str | None = None,
+                 conflict: list[tuple[str, str, str]] | None = None, theirs: StoredSheet | None = None,
+                 ) -> tuple[str, int]:
+    checked = check_review(sheet.review, sheet.scan)
+    labels = [zone_label(zone, form.players if not form.errors else sheet.review["players"])
+              for zone in sheet.scan["zones"]]
+    return render_template(
+        "review.html", sheet=sheet, scan=sheet.scan, form=form, labels=labels, problems=checked.problems,
+        unsure_count=unsure_left(sheet.review, sheet.scan),
+        variants=_variant_names(), unsure=UNSURE, message=message, conflict=conflict, theirs=theirs,
+        saved=request.args.get("saved")), status
+
+
+@blueprint.get("/sheets/<int:sheet_id>")
+def review(sheet_id: int) -> tuple[str, int]:
+    """The photo with every reading drawn on it, and the numbers to correct."""
+    sheet = _stored(sheet_id)
+    return _review_page(sheet, form_from_review(sheet.review, sheet.version))
+
+
+@blueprint.post("/sheets/<int:sheet_id>")
+def save(sheet_id: int) -> Any:
+    """Save the corrections if nobody saved since this form was loaded; then the review or settlement."""
+    sheet = _stored(sheet_id)
+    scan = sheet.scan
+    form, yours = parse_review_form(
+        request.form, players=len(sheet.review["players"]), zones=len(scan["zones"]),
+        readings=[len(zone["numbers"]) for zone in scan["zones"]])
+    if yours is None:
+        count = len(form.errors)
+        fields = f"{count} field{'s' if count > 1 else ''}"
+        message = form.errors.get("version") or f"{fields} to fix (marked below)"
+        return _review_page(sheet, form, status=422, message=f"Not saved: {message}.")
+    try:
+        version = store().save_review(sheet_id, yours, based_on=form.version)
+    except Conflict as conflict:
+        theirs = conflict.current
+        form.version = theirs.version  # saving again now replaces their version, knowingly
+        return _review_page(theirs, form, status=409, conflict=review_differences(theirs.review, yours, scan),
+                            theirs=theirs,
+                            message="Someone else changed this sheet while you were editing it. Your values "
+                                    "are kept in the form; their changes are listed. Save again to replace "
+                                    "their version with yours, or reload the page to take theirs.")
+    except KeyError:
+        abort(404, description=f"Sheet {sheet_id} was deleted meanwhile.")
+    if request.form.get("action") == "settle":
+        return redirect(url_for("sheets.settlement", sheet_id=sheet_id), code=303)
+    return redirect(url_for("sheets.review", sheet_id=sheet_id, saved=version), code=303)
+
+
+@blueprint.get("/sheets/<int:sheet_id>/settlement")
+def settlement(sheet_id: int) -> tuple[str, int]:
+    """Who owes whom, in whists and money, with the steps in words; or what keeps the sheet open."""
+    sheet = _stored(sheet_id)
+    checked = check_review(sheet.review, sheet.scan)
+    result: dict[str, Any] | None = None
+    problems = list(checked.problems)
+    if not problems:
+        try:
+            result = settle_review(sheet.review, sheet.scan)
+        except (SheetscanError, ValueError) as error:
+            problems.append(str(error))
+    return render_template("settlement.html", sheet=sheet, settlement=result, problems=problems,
+                           players=sheet.review["players"]), 422 if problems else 200
+
+
+@blueprint.get("/sheets/<int:sheet_id>/settlement.json")
+def settlement_json(sheet_id: int) -> Any:
+    """`sheetscan.settlement/1` of the saved sheet; 422 with the problems when it cannot be settled."""
+    sheet = _stored(sheet_id)
+    checked = check_review(sheet.review, sheet.scan)
+    if checked.problems:
+        return {"problems": list(checked.problems)}, 422
+    try:
+        return settle_review(sheet.review, sheet.scan)
+    except (SheetscanError, ValueError) as error:
+        return {"problems": [str(error)]}, 422
+
+
+@blueprint.get("/sheets/<int:sheet_id>/sheet.json")
+def sheet_json(sheet_id: int) -> Any:
+    """The saved sheet as `sheetscan.sheet/1` (for `sheetscan settle`), with its problems if any."""
+    sheet = _stored(sheet_id)
+    checked = check_review(sheet.review, sheet.scan)
+    response = current_app.json.response(checked.sheet)
+    response.headers["Content-Disposition"] = f"attachment; filename=sheet-{sheet_id}.json"
+    return response
+
+
+@blueprint.get("/sheets/<int:sheet_id>/scan.json")
+def scan_json(sheet_id: int) -> dict[str, Any]:
+    """The scan result exactly as the scanner wrote it (`sheetscan.scan/1`)."""
+    return _stored(sheet_id).scan
+
+
+@blueprint.get("/sheets/<int:sheet_id>/photo")
+def photo(sheet_id: int) -> Response:
+    """The uploaded photo's bytes."""
+    found = store().photo(sheet_id)
+    if found is None:
+        abort(404, description=f"There is no sheet {sheet_id}.")
+    data, kind = found
+    response = Response(data, mimetype=kind)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+@blueprint.post("/sheets/<int:sheet_id>/delete")
+def delete(sheet_id: int) -> Any:
+    """Remove a sheet and its photo."""
+    if not store().delete(sheet_id):
+        abort(404, description=f"There is no sheet {sheet_id}.")
+    return redirect(url_for("sheets.index"), code=303)
+

@@ -1,0 +1,88 @@
+// The review page: tie each number's field to its box on the photo, offer the scanner's alternatives,
+// add and remove numbers. The form works without this script except for adding numbers.
+"use strict";
+
+(function () {
+  const form = document.querySelector(".review-form");
+  if (!form) return;
+  const boxes = new Map();
+  document.querySelectorAll("svg rect.box").forEach((rect) => boxes.set(rect.dataset.key, rect));
+
+  function rowOf(element) { return element.closest("li.number"); }
+
+  function highlight(key, on) {
+    const rect = boxes.get(key);
+    if (rect) rect.classList.toggle("active", on);
+  }
+
+  function refresh(row) {
+    row.classList.toggle("crossed", row.querySelector(".crossed-box").checked);
+    row.classList.toggle("removed", row.querySelector(".remove-box").checked);
+    const rect = boxes.get(row.dataset.key);
+    if (rect) {
+      rect.classList.toggle("crossed", row.classList.contains("crossed"));
+      rect.classList.toggle("removed", row.classList.contains("removed"));
+    }
+  }
+
+  // A fresh key per zone: one more than any key already on the page.
+  function freshKey(zone) {
+    let most = -1;
+    zone.querySelectorAll("li.number").forEach((row) => {
+      const k = Number(row.dataset.key.split("-")[1]);
+      if (k > most) most = k;
+    });
+    return "z" + zone.dataset.zone + "-" + (most + 1);
+  }
+
+  function newRow(zone) {
+    const row = document.getElementById("number-row").content.firstElementChild.cloneNode(true);
+    const key = freshKey(zone);
+    row.dataset.key = key;
+    row.querySelector("input.value").name = key + "-value";
+    row.querySelector("input.value").setAttribute("aria-label", zone.querySelector("h3").textContent + ": new number");
+    row.querySelectorAll("[data-part]").forEach((input) => { input.name = key + "-" + input.dataset.part; });
+    return row;
+  }
+
+  form.addEventListener("focusin", (event) => {
+    const row = rowOf(event.target);
+    if (row) highlight(row.dataset.key, true);
+  });
+  form.addEventListener("focusout", (event) => {
+    const row = rowOf(event.target);
+    if (row) highlight(row.dataset.key, false);
+  });
+
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    if (button.classList.contains("alt")) {
+      const input = rowOf(button).querySelector("input.value");
+      input.value = button.dataset.value;
+      input.focus();
+    } else if (button.classList.contains("add-number")) {
+      const zone = button.closest("section.zone");
+      const row = newRow(zone);
+      zone.querySelector("ol.numbers").appendChild(row);
+      row.querySelector("input.value").focus();
+    } else if (button.classList.contains("insert-after")) {
+      const here = rowOf(button);
+      const row = newRow(button.closest("section.zone"));
+      here.after(row);
+      row.querySelector("input.value").focus();
+    }
+  });
+
+  form.addEventListener("change", (event) => {
+    const row = rowOf(event.target);
+    if (row && event.target.type === "checkbox") refresh(row);
+  });
+
+  boxes.forEach((rect, key) => {
+    rect.addEventListener("click", () => {
+      const input = form.querySelector('li.number[data-key="' + key + '"] input.value');
+      if (input) { input.scrollIntoView({block: "center"}); input.focus(); }
+    });
+  });
+})();
