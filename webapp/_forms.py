@@ -30,9 +30,10 @@ MAX_NUMBER = 100_000
 MAX_NAME = 30
 """The longest player name accepted."""
 
-_VALUE_FIELD = re.compile(r"z(\d{1,3})-(\d{1,6})-value")
-_WHOLE = re.compile(r"[+-]?\d+")
-_DECIMAL = re.compile(r"[+-]?\d*[.,]\d+")
+# ASCII digits only: int() would also take other scripts' digits, which no pulka sheet is written in.
+_VALUE_FIELD = re.compile(r"z([0-9]{1,3})-([0-9]{1,6})-value")
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?[0-9]*[.,][0-9]+")
 
 
 @dataclass
@@ -138,7 +139,7 @@ def _zone_fields(form: Mapping[str, str], zones: int) -> list[list[NumberField]]
             continue
         key = name.removesuffix("-value")
         read_text = form.get(f"{key}-read", "")
-        read = int(read_text) if read_text.isdigit() else None
+        read = int(read_text) if read_text.isascii() and read_text.isdigit() else None
         fields[int(match.group(1))].append(NumberField(
             key=key, value=form.get(name, ""), read=read, crossed=f"{key}-crossed" in form,
             removed=f"{key}-remove" in form))
@@ -154,7 +155,7 @@ def parse_review_form(form: Mapping[str, str], *, players: int, zones: int,
     """
     version_text = form.get("version", "")
     errors: dict[str, str] = {}
-    version = int(version_text) if version_text.isdigit() else 0
+    version = int(version_text) if version_text.isascii() and version_text.isdigit() else 0
     if not version:
         errors["version"] = "the form does not say which version it was based on: reload the page"
     names = [form.get(f"player-{seat}", "").strip() for seat in range(players)]
