@@ -17,7 +17,7 @@ from ._helpers import stored, truth_zone
 from .conftest import SAMPLE
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, FilePayload, Page
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -170,15 +170,15 @@ def test_a_corrupt_upload_says_what_is_wrong(page: Page, live_server: str, app: 
     page.goto(live_server + "/")
     page.select_option('select[name="variant"]', "rostov")
     data = SAMPLE.read_bytes()
-    page.set_input_files('input[name="photo"]', files=[
-        {"name": "broken.jpg", "mimeType": "image/jpeg", "buffer": data[: len(data) // 3]}])
+    broken: FilePayload = {"name": "broken.jpg", "mimeType": "image/jpeg", "buffer": data[: len(data) // 3]}
+    page.set_input_files('input[name="photo"]', files=[broken])
     page.click("#upload-form button[type=submit]")
     page.wait_for_selector("#upload-error")
     assert "broken.jpg: the JPEG image is truncated" in page.inner_text("#upload-error")
     assert page.input_value('select[name="variant"]') == "rostov"
     # An empty file is refused before it is sent: the page stays, the message shows, the choice stays.
-    page.set_input_files('input[name="photo"]', files=[
-        {"name": "empty.jpg", "mimeType": "image/jpeg", "buffer": b""}])
+    empty: FilePayload = {"name": "empty.jpg", "mimeType": "image/jpeg", "buffer": b""}
+    page.set_input_files('input[name="photo"]', files=[empty])
     page.click("#upload-form button[type=submit]")
     assert "empty.jpg: the file is empty (0 bytes)." in page.inner_text("#upload-check")
     assert page.input_value('select[name="variant"]') == "rostov"
