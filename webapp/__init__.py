@@ -45,9 +45,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
     app.register_blueprint(blueprint)
+    app.add_template_filter(_when, "when")
     with app.app_context():
         _prepare_database(app)
     return app
+
+
+def _when(stamp: str) -> str:
+    """`2026-11-30T02:17:10+00:00` as `2026-11-30 02:17 UTC`."""
+    return stamp[:16].replace("T", " ") + " UTC" if len(stamp) >= 16 else stamp
 
 
 def _prepare_database(app: Flask) -> None:

@@ -156,7 +156,7 @@ def settle_review(review: Review, scan: dict[str, Any]) -> dict[str, Any]:
 def _zone_text(zone: ReviewZone) -> str:
     shown = [("?" if n["value"] is None else str(n["value"])) + (" (crossed out)" if n["crossed_out"] else "")
              for n in zone["numbers"]]
-    return ". ".join(shown) if shown else "—"
+    return " · ".join(shown) if shown else "—"
 
 
 def _shown(value: object) -> str:

@@ -61,7 +61,7 @@ def scan_photo(scanner: Scanner, data: bytes, filename: str, *, variant: str | N
         raise UploadError(f"{filename}: the file is empty (0 bytes). Choose the photo again.")
     kind = photo_type(data)
     if kind is None:
-        formats = ", ".join(PHOTO_TYPES.values())
+        formats = "JPEG, PNG or WebP"
         what = ("an HEIC/HEIF photo, which browsers cannot show" if data[4:8] == b"ftyp"
                 else "not a photo this app reads")
         raise UploadError(f"{filename}: {what}. Upload the photo as {formats}.")

@@ -132,9 +132,22 @@ def _stored(sheet_id: int) -> StoredSheet:
     return sheet
 
 
+def _field_errors(form: ReviewForm, sheet: StoredSheet) -> list[tuple[str, str, str]]:
+    """(field id, where, message) for each wrong field, in page order, for the list above the form."""
+    names = {"pulka": "Pulka target", "variant": "Variant", "price": "Money per whist"}
+    names.update({f"player-{seat}": f"Seat {seat + 1}" for seat in range(len(form.players))})
+    found = [(key, names[key], form.errors[key]) for key in names if key in form.errors]
+    for zi, fields in enumerate(form.zones):
+        label = zone_label(sheet.scan["zones"][zi], sheet.review["players"])
+        for position, number in enumerate(fields, start=1):
+            if number.key in form.errors:
+                found.append((f"{number.key}-value", f"{label}, number {position}", form.errors[number.key]))
+    return found
+
+
 def _review_page(sheet: StoredSheet, form: ReviewForm, *, status: int = 200, message: str | None = None,
                  conflict: list[tuple[str, str, str]] | None = None, theirs: StoredSheet | None = None,
-                 ) -> tuple[str, int]:
+                 field_errors: list[tuple[str, str, str]] | None = None) -> tuple[str, int]:
     checked = check_review(sheet.review, sheet.scan)
     labels = [zone_label(zone, form.players if not form.errors else sheet.review["players"])
               for zone in sheet.scan["zones"]]
@@ -142,7 +155,7 @@ def _review_page(sheet: StoredSheet, form: ReviewForm, *, status: int = 200, mes
         "review.html", sheet=sheet, scan=sheet.scan, form=form, labels=labels, problems=checked.problems,
         unsure_count=unsure_left(sheet.review, sheet.scan),
         variants=_variant_names(), unsure=UNSURE, message=message, conflict=conflict, theirs=theirs,
-        saved=request.args.get("saved")), status
+        saved=request.args.get("saved"), field_errors=field_errors or []), status
 
 
 @blueprint.get("/sheets/<int:sheet_id>")
@@ -164,7 +177,8 @@ def save(sheet_id: int) -> Any:
         count = len(form.errors)
         fields = f"{count} field{'s' if count > 1 else ''}"
         message = form.errors.get("version") or f"{fields} to fix (marked below)"
-        return _review_page(sheet, form, status=422, message=f"Not saved: {message}.")
+        return _review_page(sheet, form, status=422, message=f"Not saved: {message}.",
+                            field_errors=_field_errors(form, sheet))
     try:
         version = store().save_review(sheet_id, yours, based_on=form.version)
     except Conflict as conflict:

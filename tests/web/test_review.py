@@ -10,6 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from webapp._review import review_from_scan, zone_label
+from webapp._store import Store
+
 from ._helpers import review_fields, stored
 
 
@@ -142,6 +145,10 @@ def test_an_impossible_number_gets_a_message_at_its_field(app: Flask, client: Fl
     assert "<b>7</b>" not in raw  # what the user typed is escaped, never markup
     page = html.unescape(raw)
     assert "Not saved: 1 field to fix" in page
+    # Listed above the form too, with a link to the field.
+    label = zone_label(stored(app).scan["zones"][zi], ["P1", "P2", "P3"])
+    assert f'<li><a href="#z{zi}-{k}-value">{label}, number {k + 1}</a>: {message}' in page
+    assert f'id="z{zi}-{k}-value"' in page
     row = page[page.index(f'data-key="z{zi}-{k}">'):]
     assert message in row[: row.index("</li>")]
     # Nothing typed is lost: the bad value, another correction and a new name come back in the form.
@@ -201,3 +208,17 @@ def test_a_save_based_on_an_old_version_is_a_conflict_that_keeps_what_was_typed(
     assert stored(app).review["zones"][zi]["numbers"][k]["value"] == 111
     assert client.post("/sheets/1", data=mine | {"version": "2"}).status_code == 303
     assert stored(app).version == 3 and stored(app).review["zones"][zi]["numbers"][k]["value"] == 222
+
+
+def test_a_guessed_rotation_is_pointed_out(app: Flask, client: FlaskClient) -> None:
+    assert "rotation-guess" not in client.get("/sheets/1").get_data(as_text=True)
+    scan = stored(app).scan
+    # A standard-4 sheet looks the same turned a quarter; the scanner then says its seat 0 is a guess.
+    scan["layout"]["rotation_certain"] = False
+    store = Store(app.config["DATABASE"])
+    try:
+        sheet_id = store.add(filename="guess.jpg", photo=b"\xff\xd8\xff", photo_type="image/jpeg", scan=scan,
+                             review=review_from_scan(scan))
+    finally:
+        store.close()
+    assert 'id="rotation-guess"' in client.get(f"/sheets/{sheet_id}").get_data(as_text=True)

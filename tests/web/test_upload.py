@@ -135,7 +135,7 @@ def test_upload_of_an_empty_file(app: Flask, client: FlaskClient) -> None:
 
 def test_upload_of_a_text_file(app: Flask, client: FlaskClient) -> None:
     response = post_photo(client, b"Anna 20, Boris 18\n", "notes.txt")
-    assert_refused(app, response, 400, "notes.txt", "not a photo", "JPEG, PNG, WebP")
+    assert_refused(app, response, 400, "notes.txt", "not a photo", "JPEG, PNG or WebP")
 
 
 def test_upload_of_a_truncated_jpeg(app: Flask, client: FlaskClient) -> None:
