@@ -183,3 +183,24 @@ def test_a_corrupt_upload_says_what_is_wrong(page: Page, live_server: str, app: 
     assert "empty.jpg: the file is empty (0 bytes)." in page.inner_text("#upload-check")
     assert page.input_value('select[name="variant"]') == "rostov"
     assert len(stored(app).review["players"]) == 3 and page.locator("a.open-sheet").count() == 1
+
+
+def test_upload_a_phone_photo_turned_by_its_exif_tag(page: Page, live_server: str, app: Flask) -> None:
+    # Stored as 3000 × 2250 pixels with EXIF Orientation 6: shown (and scanned) as 2250 × 3000.
+    photo = SAMPLE.parent / "photo-rostov-3p-hand.jpg"
+    page.goto(live_server + "/")
+    page.select_option('select[name="variant"]', "rostov")
+    page.set_input_files('input[name="photo"]', str(photo))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_url("**/sheets/2", timeout=30_000)
+    scan = stored(app, 2).scan
+    assert (scan["image"]["width"], scan["image"]["height"]) == (2250, 3000)
+    page.wait_for_function("document.querySelector('.photo img').complete")
+    shown = page.evaluate("""() => { const img = document.querySelector('.photo img');
+        const box = img.getBoundingClientRect();
+        const svg = document.querySelector('.photo svg').getBoundingClientRect();
+        return [img.naturalWidth, img.naturalHeight, box.width, box.height, svg.width, svg.height]; }""")
+    # The browser turns the photo as the scanner did, so the boxes (photo pixels) land on the digits.
+    assert shown[:2] == [2250, 3000]
+    assert shown[2:4] == shown[4:6] and abs(shown[2] / shown[3] - 2250 / 3000) < 0.01
+    assert page.input_value('select[name="variant"]') == "rostov"
