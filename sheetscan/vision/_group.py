@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -70,9 +71,9 @@ class Glyph:
 
     blobs: tuple[Blob, ...]
 
-    @property
+    @cached_property
     def box(self) -> Box:
-        """The union box (x, y, w, h)."""
+        """The union box (x, y, w, h); kept once computed (grouping asks for it thousands of times)."""
         return union_box(self.blobs)
 
     @property
@@ -89,9 +90,9 @@ class Group:
     glyphs: tuple[Glyph, ...]
     row: int
 
-    @property
+    @cached_property
     def box(self) -> Box:
-        """The union box of all its ink."""
+        """The union box of all its ink (kept once computed)."""
         return union_box(tuple(b for g in self.glyphs for b in g.blobs))
 
     @property

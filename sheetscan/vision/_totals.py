@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -231,13 +232,13 @@ def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading],
     return need
 
 
-Candidates = tuple[tuple[int, tuple["NumberToken", ...]], ...]
+Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
 """A block's (angle, its numbers cut at that angle), the usual angle first."""
 
 
 def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, sample: int = 10,
                   bonus: float = 0.25, peek: int = 3,
-                  margin: float = 0.6) -> list[tuple[int, tuple[NumberToken, ...]]]:
+                  margin: float = 0.6) -> list[tuple[int, Sequence[NumberToken]]]:
     """For each block (its candidates and whether its totals only rise), the angle whose first
     `sample` numbers read best (`_score`, the usual angle with `bonus`), with its numbers.
 
@@ -252,20 +253,21 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
             first.extend(numbers[:sample if i == 0 else peek])
     read = dict(zip(map(id, first), cache.read(first), strict=True))
 
-    def score(numbers: tuple[NumberToken, ...], count: int, rising: bool) -> float:
-        return _score([read[id(t)] for t in numbers[:count]], crossed=[t.crossed_out for t in numbers],
-                      rising=rising)
+    def score(numbers: Sequence[NumberToken], count: int, rising: bool) -> float:
+        head = numbers[:count]
+        return _score([read[id(t)] for t in head], crossed=[t.crossed_out for t in head], rising=rising)
 
     rivals: list[list[int]] = []
     usual: list[float] = []
     for candidates, rising in blocks:
         usual.append(score(candidates[0][1], sample, rising) + bonus if candidates else -math.inf)
-        rivals.append([i for i, (_, numbers) in enumerate(candidates) if i > 0
-                       and (len(numbers) <= peek or score(numbers, peek, rising) > usual[-1] - margin)])
+        # (`numbers[:peek + 1]`: how many there are is known only once all are cut.)
+        rivals.append([i for i, (_, numbers) in enumerate(candidates) if i > 0 and (
+            len(numbers[:peek + 1]) <= peek or score(numbers, peek, rising) > usual[-1] - margin)])
     more = [t for (candidates, _), rival in zip(blocks, rivals, strict=True) for i in rival
             for t in candidates[i][1][peek:sample]]
     read.update(zip(map(id, more), cache.read(more), strict=True))
-    chosen: list[tuple[int, tuple[NumberToken, ...]]] = []
+    chosen: list[tuple[int, Sequence[NumberToken]]] = []
     for (candidates, rising), rival, head in zip(blocks, rivals, usual, strict=True):
         if not candidates:
             chosen.append((0, ()))

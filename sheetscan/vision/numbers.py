@@ -19,9 +19,9 @@ is erased before the digits are cut, and the number is kept with `crossed_out` s
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 import cv2
 import numpy as np
@@ -124,8 +124,9 @@ class ZoneTokens:
     """Index of the zone (CIRCLE for the pulka target)."""
     block: int
     """Which block of the zone, in writing order."""
-    candidates: tuple[tuple[int, tuple[NumberToken, ...]], ...]
-    """(angle, the block's numbers in writing order when cut at that angle), usual angle first."""
+    candidates: tuple[tuple[int, Sequence[NumberToken]], ...]
+    """(angle, the block's numbers in writing order when cut at that angle), usual angle first. The
+    numbers are cut as they are asked for (`_Lazily`): most angles are tried on a few numbers only."""
     rising: bool = False
     """The zone's totals only ever go up (a mountain or whists zone); a pulka may be counted down."""
 
@@ -243,7 +244,7 @@ def _without_print(blocks: list[ZoneTokens], *, share: float = 0.55, short: floa
         tallest = max((box[3] for box in token.image.digit_boxes), default=0)
         return _ink_level(token) < floor and tallest < short * token.digit_size[0]
 
-    return [replace(b, candidates=tuple((a, tuple(t for t in numbers if not printed(t)))
+    return [replace(b, candidates=tuple((a, _Lazily(t for t in numbers if not printed(t)))
                                         for a, numbers in b.candidates)) for b in blocks]
 
 
@@ -258,20 +259,22 @@ def _owners(shape: tuple[int, ...], centroids: npt.NDArray[np.float64],
             zones: ZonesLike) -> npt.NDArray[np.int64]:
     """For each blob (label 1…), the index of the zone holding its middle; CIRCLE; or -2 for none."""
     height, width = shape[:2]
-    index_map = np.zeros((height, width), dtype=np.int32)
+    # A 16-bit map (a quarter of the memory a 32-bit one fills: painting it is most of this step).
+    circle_value = np.iinfo(np.uint16).max
+    index_map = np.zeros((height, width), dtype=np.uint16)
     for zone in zones.zones:
         polygon = np.asarray(zone.polygon, dtype=np.float64)
         cv2.fillPoly(index_map, [np.rint(polygon).astype(np.int32)], zone.index + 1)
     if zones.circle is not None:
         cx, cy, r = (float(v) for v in zones.circle)
         # The target sits well inside the circle; the circle's own outline is a drawn line.
-        cv2.circle(index_map, (round(cx), round(cy)), max(1, round(0.92 * r)), CIRCLE + 1 + 2**20, -1)
+        cv2.circle(index_map, (round(cx), round(cy)), max(1, round(0.92 * r)), circle_value, -1)
     xs = np.clip(np.rint(centroids[:, 0]).astype(np.int64), 0, width - 1)
     ys = np.clip(np.rint(centroids[:, 1]).astype(np.int64), 0, height - 1)
     values = index_map[ys, xs].astype(np.int64)
     owner = values - 1
     owner[values == 0] = -2
-    owner[values == CIRCLE + 1 + 2**20] = CIRCLE
+    owner[values == circle_value] = CIRCLE
     return owner
 
 
@@ -348,6 +351,11 @@ def _line_remnants(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],
     for label in members:
         x, y, w, h, _ = (int(v) for v in stats[label])
         if max(w, h) < 2.5 * stroke:
+            continue
+        # The blob's middle lies in its box, so a box whose centre is further than `reach` from the
+        # outline by more than half its diagonal cannot be on it (most blobs: no pixel scan needed).
+        middle = (x + w / 2, y + h / 2)
+        if abs(cv2.pointPolygonTest(contour, middle, True)) > reach + math.hypot(w, h) / 2 + 1:
             continue
         points = np.argwhere(labels[y:y + h, x:x + w] == label)[:, ::-1] + np.array([x, y])
         points = np.ascontiguousarray(points, dtype=np.float32)
@@ -441,19 +449,65 @@ def _cut_block(ink: Ink, labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     strength = np.where(own, ink.strength[y0:y1, x0:x1], 0).astype(np.uint8)
     # The blobs are found once; each angle turns them (labels and boxes) rather than finding them again.
     blob_labels, blob_stats, _ = _components(mask)
-    candidates = []
+    candidates: list[tuple[int, Sequence[NumberToken]]] = []
     for angle in angles:
         numbers = _cut_at_angle(mask, strength, angle, (x0, y0), zone, stroke, gap, ink.mask.shape,
                                 (blob_labels, blob_stats))
-        candidates.append((angle, tuple(numbers)))
+        candidates.append((angle, _Lazily(numbers)))
     return ZoneTokens(zone=zone, block=block, candidates=tuple(candidates))
+
+
+class _Lazily(Sequence[NumberToken]):
+    """Numbers cut only as far as they are asked for, each once: the reading tries every angle of a
+    block on its first few numbers and keeps one, so the others are mostly never cut in full."""
+
+    def __init__(self, numbers: Iterator[NumberToken]) -> None:
+        self._source = numbers
+        self._done: list[NumberToken] = []
+        self._complete = False
+
+    def _upto(self, count: int | None) -> None:
+        while not self._complete and (count is None or len(self._done) < count):
+            token = next(self._source, None)
+            if token is None:
+                self._complete = True
+            else:
+                self._done.append(token)
+
+    def __len__(self) -> int:
+        self._upto(None)
+        return len(self._done)
+
+    @overload
+    def __getitem__(self, index: int) -> NumberToken: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[NumberToken, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> NumberToken | tuple[NumberToken, ...]:
+        if isinstance(index, slice):
+            ends = (index.start, index.stop)
+            whole = index.stop is None or any(end is not None and end < 0 for end in ends)
+            self._upto(None if whole else index.stop)
+            return tuple(self._done[index])
+        self._upto(None if index < 0 else index + 1)
+        return self._done[index]
+
+    def __iter__(self) -> Iterator[NumberToken]:
+        i = 0
+        while True:
+            self._upto(i + 1)
+            if i >= len(self._done):
+                return
+            yield self._done[i]
+            i += 1
 
 
 def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int], zone: int,
                   stroke: float, gap: float, shape: tuple[int, ...],
-                  found: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]) -> list[NumberToken]:
-    """The numbers of one block's ink turned so that writing at `angle` reads normally; `found`: the
-    labels and statistics of the blobs of `mask` unturned."""
+                  found: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]) -> Iterator[NumberToken]:
+    """The numbers of one block's ink turned so that writing at `angle` reads normally, one by one as
+    they are asked for; `found`: the labels and statistics of the blobs of `mask` unturned."""
     turns = (angle // 90) % 4
     turned = np.ascontiguousarray(np.rot90(mask, turns))
     turned_strength = np.ascontiguousarray(np.rot90(strength, turns))
@@ -470,7 +524,6 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
         blobs = _group.blobs_of(stats)
         crossed = frozenset(b.label for b in blobs if _group.crossed_by(b, strikes, stroke=stroke))
         blobs = _group.blobs_of(stats, crossed=crossed)
-    tokens: list[NumberToken] = []
     groups = _group.group_numbers(blobs, height=height, stroke=stroke, gap=gap)
     width = _group.typical_width(groups, height=height)
     for group in groups:
@@ -484,10 +537,9 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
         quad = tuple(_unturn(p, turns, mask.shape, origin) for p in corners)
         boxes = tuple(box for glyph in options for box in glyph[0])
         cuts = tuple(tuple(tuple(option) for option in glyph) for glyph in options)
-        tokens.append(NumberToken(zone=zone, angle=angle, row=group.row, quad=quad,  # type: ignore[arg-type]
-                                  image=NumberImage(gray=crop, digit_boxes=boxes), glyph_cuts=cuts,
-                                  crossed_out=group.crossed, digit_size=(height, width)))
-    return tokens
+        yield NumberToken(zone=zone, angle=angle, row=group.row, quad=quad,  # type: ignore[arg-type]
+                          image=NumberImage(gray=crop, digit_boxes=boxes), glyph_cuts=cuts,
+                          crossed_out=group.crossed, digit_size=(height, width))
 
 
 Cuts = list[list[list[_group.Box]]]
