@@ -21,6 +21,7 @@ __all__ = [
     "ReviewNumber",
     "ReviewZone",
     "check_review",
+    "going_down",
     "review_differences",
     "review_from_scan",
     "settle_review",
@@ -191,3 +192,18 @@ def unsure_left(review: Review, scan: dict[str, Any]) -> int:
             unsure = reading["value"] is None or reading["confidence"] < UNSURE
             count += unsure and number["value"] == reading["value"]
     return count
+
+
+def going_down(review: Review) -> set[str]:
+    """Keys (`z<zone>-<position>`, positions among all the zone's rows) of numbers that stand below the
+    number before them, and of that number: where a running total goes down, one of the two is wrong."""
+    marked: set[str] = set()
+    for zi, zone in enumerate(review["zones"]):
+        before: tuple[int, int] | None = None
+        for k, number in enumerate(zone["numbers"]):
+            if number["crossed_out"] or number["value"] is None:
+                continue
+            if before is not None and number["value"] < before[1]:
+                marked.update({f"z{zi}-{before[0]}", f"z{zi}-{k}"})
+            before = (k, number["value"])
+    return marked

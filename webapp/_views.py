@@ -17,6 +17,7 @@ from webapp._forms import ReviewForm, form_from_review, parse_review_form
 from webapp._review import (
     UNSURE,
     check_review,
+    going_down,
     review_differences,
     review_from_scan,
     settle_review,
@@ -147,7 +148,8 @@ def _field_errors(form: ReviewForm, sheet: StoredSheet) -> list[tuple[str, str, 
 
 def _review_page(sheet: StoredSheet, form: ReviewForm, *, status: int = 200, message: str | None = None,
                  conflict: list[tuple[str, str, str]] | None = None, theirs: StoredSheet | None = None,
-                 field_errors: list[tuple[str, str, str]] | None = None) -> tuple[str, int]:
+                 field_errors: list[tuple[str, str, str]] | None = None,
+                 suspects: frozenset[str] = frozenset()) -> tuple[str, int]:
     checked = check_review(sheet.review, sheet.scan)
     labels = [zone_label(zone, form.players if not form.errors else sheet.review["players"])
               for zone in sheet.scan["zones"]]
@@ -155,14 +157,16 @@ def _review_page(sheet: StoredSheet, form: ReviewForm, *, status: int = 200, mes
         "review.html", sheet=sheet, scan=sheet.scan, form=form, labels=labels, problems=checked.problems,
         unsure_count=unsure_left(sheet.review, sheet.scan),
         variants=_variant_names(), unsure=UNSURE, message=message, conflict=conflict, theirs=theirs,
-        saved=request.args.get("saved"), field_errors=field_errors or []), status
+        saved=request.args.get("saved"), field_errors=field_errors or [], suspects=suspects), status
 
 
 @blueprint.get("/sheets/<int:sheet_id>")
 def review(sheet_id: int) -> tuple[str, int]:
     """The photo with every reading drawn on it, and the numbers to correct."""
     sheet = _stored(sheet_id)
-    return _review_page(sheet, form_from_review(sheet.review, sheet.version))
+    # Only the saved sheet's own rows are marked: a form sent back keeps the keys the page gave its rows.
+    return _review_page(sheet, form_from_review(sheet.review, sheet.version),
+                        suspects=frozenset(going_down(sheet.review)))
 
 
 @blueprint.post("/sheets/<int:sheet_id>")

@@ -222,3 +222,21 @@ def test_a_guessed_rotation_is_pointed_out(app: Flask, client: FlaskClient) -> N
     finally:
         store.close()
     assert 'id="rotation-guess"' in client.get(f"/sheets/{sheet_id}").get_data(as_text=True)
+
+
+def test_where_a_running_total_goes_down_both_numbers_are_marked(app: Flask, client: FlaskClient) -> None:
+    page = text(client.get("/sheets/1"))
+    # The rules core names each zone whose total goes down and the two numbers (sheet_problems).
+    problems = re.findall(r"<li>(P\d's [a-z ]+?(?: on P\d)?): (\d+) follows (\d+), but", page)
+    assert problems
+    scan = stored(app).scan
+    labels = {zone_label(zone, ["P1", "P2", "P3"]).replace(" ", "'s ", 1): zi
+              for zi, zone in enumerate(scan["zones"])}
+    # The rules name the first drop of each zone; the page marks every drop, so at least those two.
+    for where, after, before in problems:
+        zi = labels[where]
+        marked = re.findall(rf'<li class="number[^"]*goes-down[^"]*"\s+data-key="z{zi}-\d+">\s*'
+                            rf'<input class="value" id="[^"]+" name="[^"]+" value="(\d+)"', page)
+        assert {after, before} <= set(marked), (where, marked)
+    marked_zones = set(re.findall(r'<rect class="box[^"]*goes-down[^"]*"\s+data-key="z(\d+)-', page))
+    assert marked_zones == {str(labels[where]) for where, _after, _before in problems}

@@ -74,7 +74,16 @@
     }
   });
 
+  // Nothing typed is lost by leaving the page by mistake: the browser asks first.
+  let dirty = false;
+  form.addEventListener("input", () => { dirty = true; });
+  form.addEventListener("submit", () => { dirty = false; });
+  window.addEventListener("beforeunload", (event) => {
+    if (dirty) { event.preventDefault(); event.returnValue = ""; }
+  });
+
   form.addEventListener("change", (event) => {
+    dirty = true;
     const row = rowOf(event.target);
     if (row && event.target.type === "checkbox") refresh(row);
   });
