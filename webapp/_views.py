@@ -151,11 +151,16 @@ def _review_page(sheet: StoredSheet, form: ReviewForm, *, status: int = 200, mes
                  field_errors: list[tuple[str, str, str]] | None = None,
                  suspects: frozenset[str] = frozenset()) -> tuple[str, int]:
     checked = check_review(sheet.review, sheet.scan)
+    # FORMATS.md "Scan result": reconciliation (when the scanner has it) proposes corrections by the
+    # rules, indexed by zone and reading; each is offered at its number, next to the alternatives.
+    reconciliation = sheet.scan.get("reconciliation") or {}
+    suggestions = {f"{c['zone']}-{c['number']}": c for c in reconciliation.get("corrections") or ()}
     labels = [zone_label(zone, form.players if not form.errors else sheet.review["players"])
               for zone in sheet.scan["zones"]]
     return render_template(
         "review.html", sheet=sheet, scan=sheet.scan, form=form, labels=labels, problems=checked.problems,
-        unsure_count=unsure_left(sheet.review, sheet.scan),
+        unsure_count=unsure_left(sheet.review, sheet.scan), suggestions=suggestions,
+        scan_issues=[issue.get("message", "") for issue in reconciliation.get("issues") or ()],
         variants=_variant_names(), unsure=UNSURE, message=message, conflict=conflict, theirs=theirs,
         saved=request.args.get("saved"), field_errors=field_errors or [], suspects=suspects), status
 

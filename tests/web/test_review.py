@@ -240,3 +240,27 @@ def test_where_a_running_total_goes_down_both_numbers_are_marked(app: Flask, cli
         assert {after, before} <= set(marked), (where, marked)
     marked_zones = set(re.findall(r'<rect class="box[^"]*goes-down[^"]*"\s+data-key="z(\d+)-', page))
     assert marked_zones == {str(labels[where]) for where, _after, _before in problems}
+
+
+def test_corrections_the_reconciliation_proposes_are_offered(app: Flask, client: FlaskClient) -> None:
+    scan = stored(app).scan
+    zi, k, _number = first_number(app, unsure=True)
+    # FORMATS.md "Scan result": corrections and issues index `zones` and that zone's `numbers`.
+    scan["reconciliation"] = {
+        "consistent": False,
+        "issues": [{"kind": "bad-increment", "zone": zi, "number": k,
+                    "message": "P1 <b>gora</b> jumps by 7"}],
+        "corrections": [{"zone": zi, "number": k, "from": 17, "to": 12, "why": "whists come in steps of 2"}],
+        "game": None}
+    store = Store(app.config["DATABASE"])
+    try:
+        sheet_id = store.add(filename="r.jpg", photo=b"\xff\xd8\xff", photo_type="image/jpeg", scan=scan,
+                             review=review_from_scan(scan))
+    finally:
+        store.close()
+    raw = client.get(f"/sheets/{sheet_id}").get_data(as_text=True)
+    assert "<b>gora</b>" not in raw and "P1 &lt;b&gt;gora&lt;/b&gt; jumps by 7" in raw
+    row = raw[raw.index(f'data-key="z{zi}-{k}">'):]
+    row = row[: row.index("</li>")]
+    assert 'class="alt suggest" data-value="12"' in row and 'title="whists come in steps of 2"' in row
+    assert "rules say 12" not in client.get("/sheets/1").get_data(as_text=True)
