@@ -71,5 +71,8 @@ def _prepare_database(app: Flask) -> None:
                 import_photo(store, path.read_bytes(), path.name)
             except UploadError as error:
                 _log.warning("sample photo not imported: %s", error)
+            except Exception:
+                # Decision: the sample is a convenience; a scanner fault must not keep the app from starting.
+                _log.exception("sample photo not imported: the scanner failed")
     finally:
         store.close()

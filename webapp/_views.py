@@ -92,8 +92,9 @@ def _size(count: int) -> str:
 
 @blueprint.app_errorhandler(404)
 @blueprint.app_errorhandler(405)
-def _not_found(error: HTTPException) -> tuple[str, int]:
-    return render_template("error.html", error=error), error.code or 404
+@blueprint.app_errorhandler(500)
+def _http_error(error: HTTPException) -> tuple[str, int]:
+    return render_template("error.html", error=error), error.code or 500
 
 
 def _upload_settings(form: dict[str, str]) -> tuple[str | None, int | None, str | None]:

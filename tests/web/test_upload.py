@@ -192,3 +192,15 @@ def test_delete(app: Flask, client: FlaskClient) -> None:
     assert client.post("/sheets/1/delete").status_code == 303
     assert sheet_count(app) == 0 and client.get("/sheets/1").status_code == 404
     assert client.post("/sheets/1/delete").status_code == 404
+
+
+def test_a_scanner_fault_is_a_500_page_and_does_not_stop_the_start(tmp_path: Path) -> None:
+    def broken(data: bytes, variant: str | None, players: int | None) -> dict[str, Any]:
+        raise RuntimeError("a bug in the scanner")
+
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite"), "SCANNER": broken,
+                      "SAMPLE_PHOTO": str(SAMPLE)})
+    assert sheet_count(app) == 0
+    response = post_photo(app.test_client(), SAMPLE.read_bytes())
+    assert response.status_code == 500 and "Internal Server Error" in text(response)
+    assert "a bug in the scanner" not in text(response) and sheet_count(app) == 0
