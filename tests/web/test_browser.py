@@ -158,11 +158,20 @@ def test_an_impossible_number_is_marked_at_its_field(page: Page, live_server: st
     page.goto(live_server + "/sheets/1")
     page.fill('input[name="z0-0-value"]', "-3")
     page.fill('input[name="z0-1-value"]', "40")
+    # A number inserted after the first one gets a fresh key and stands second.
+    page.click('li.number[data-key="z0-0"] button.insert-after')
+    page.keyboard.type("1")
+    rows = 'section.zone[data-zone="0"] li.number'
+    keys = page.eval_on_selector_all(rows, "(rows) => rows.map((row) => row.dataset.key)")
+    assert keys[1] == f"z0-{len(keys) - 1}"
     page.click('button[value="save"]')
     assert "Not saved: 1 field to fix" in page.inner_text("#form-message")
     assert "-3 is negative" in page.inner_text('li.number[data-key="z0-0"] .field-error')
     assert page.input_value('input[name="z0-0-value"]') == "-3"
     assert page.input_value('input[name="z0-1-value"]') == "40"
+    # Nothing typed is lost, the inserted number included, in its place.
+    assert page.eval_on_selector_all(rows, "(rows) => rows.map((row) => row.dataset.key)") == keys
+    assert page.input_value(f'input[name="{keys[1]}-value"]') == "1"
     assert stored(app).version == 1
 
 
