@@ -72,17 +72,17 @@ def find_ink(
     np.clip(darkness, 0.0, 1.0, out=darkness)
     strength = np.rint(darkness * 255.0).astype(np.uint8)
 
-    mask = _hysteresis(strength, strong=_local_strong(strength, strong=strong, faintest=faintest),
-                       weak=int(weak * 255), weak_share=weak / strong)
+    drawn = None
+    if line_mask is not None and line_mask.shape[:2] == strength.shape and line_mask.any():
+        drawn = (line_mask > 0).astype(np.uint8)
+    local = _local_strong(strength, strong=strong, faintest=faintest, lines=drawn)
+    mask = _hysteresis(strength, strong=local, weak=int(weak * 255), weak_share=weak / strong)
     # Straight runs are looked for among the faint pixels too: the ruling of squared paper is faint
     # but unbroken, while its crossings are dark enough to pass for dots.
     lines = _straight_lines((strength >= int(weak * 255)).astype(np.uint8) * 255,
                             length=grid_length * min(mask.shape))
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
-    drawn = None
-    if line_mask is not None and line_mask.shape[:2] == mask.shape and line_mask.any():
-        drawn = (line_mask > 0).astype(np.uint8)
     if lines.any():
         mask = _remove_lines(mask, lines, drawn=drawn)
     mask = _drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
@@ -109,18 +109,28 @@ def _paper_brightness(darkest: Mask) -> npt.NDArray[np.float32]:
     return np.maximum(paper, darkest).astype(np.float32)
 
 
-def _local_strong(strength: Mask, *, strong: float, faintest: float, share: float = 0.6) -> Mask:
+def _local_strong(strength: Mask, *, strong: float, faintest: float, share: float = 0.6,
+                  lines: Mask | None = None) -> Mask:
     """The strong threshold at each pixel: `strong`, or, where the darkest ink around (within about
     a digit) passes `strong` but only just, `share` of that ink's strength, never below `faintest`.
 
     A faint writer's strokes (a pencil, a pale pen, a washed-out photo) vary in strength along the
     stroke; with one threshold for the sheet, their thinner parts fall below it and digits break into
-    pieces. Paper grain never reaches `faintest`, so blank paper gains nothing.
+    pieces. Paper grain never reaches `faintest`, so blank paper gains nothing. The drawn `lines`
+    (non-zero), with their blurred edges, are not writing and set no threshold around them.
     """
     size = max(15, (min(strength.shape) // 40) | 1)
+    blurred = cv2.blur(strength, (3, 3))
+    if lines is not None:
+        # A faint pencil line drawn next to a dark drawn line would otherwise lower the threshold all
+        # along it, and squared paper's ruling beside the line (its stubs, a grid line running close
+        # to it) then passes for ink: pieces of it were read as "1" and "4".
+        edge = _line_width(lines)
+        near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (edge, edge)))
+        blurred = np.where(near > 0, 0, blurred).astype(np.uint8)
     # The neighbourhood's peak, from the 90th-percentile-like strength of a blurred stroke rather
     # than a single dark speck: a dilation of a slightly blurred image.
-    peak = cv2.dilate(cv2.blur(strength, (3, 3)), cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+    peak = cv2.dilate(blurred, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     local = np.clip(share * peak.astype(np.float32), faintest * 255.0, strong * 255.0)
     # Only next to ink that passes the sheet's own threshold somewhere: faint things alone (the
     # ruling of squared paper, a shadow's edge) keep the full threshold.

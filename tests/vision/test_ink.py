@@ -152,3 +152,37 @@ def test_faint_squared_paper_alone_does_not_pass() -> None:
     darkness[120:140, 100:102] = 0.26
     mask = find_ink(to_bgr(canvas * (1.0 - darkness)[..., None]), max_extent=1.0).mask
     assert not mask.any()
+
+
+def test_ruling_beside_a_drawn_line_does_not_pass() -> None:
+    # A pencil line 45 % darker than the paper (the sheet's own drawn line, given as the line mask) on a
+    # 1200 px sheet, with squared paper's ruling beside it: a level dash and an upright one, 28 % darker,
+    # 12 px from it (beyond what the ink stage drops as the line's fringe, within a digit's reach). The
+    # ruling alone stays below the strong threshold (32 %); were the drawn line taken for writing, the
+    # threshold around it would fall to 0.6 × 45 % = 27 % and the ruling would pass, to be read as a
+    # "1" or a "4".
+    canvas = blank(1200, 1200)
+    darkness = np.zeros((1200, 1200))
+    darkness[599:603, 300:900] = 0.45
+    darkness[615:617, 500:540] = 0.28
+    darkness[568:587, 700:702] = 0.28
+    lines = np.zeros((1200, 1200), np.uint8)
+    lines[598:604, 300:900] = 255
+    mask = find_ink(to_bgr(canvas * (1.0 - darkness)[..., None]), line_mask=lines).mask
+    assert not mask.any(), f"{int(np.count_nonzero(mask))} px of ruling taken for ink"
+
+
+def test_a_faint_digit_beside_a_drawn_line_keeps_its_own_threshold() -> None:
+    # The drawn line sets no threshold, but a faint writer's own strokes still do: a stroke whose
+    # dark part passes the strong threshold keeps its fainter part beside the line too.
+    canvas = blank(1200, 1200)
+    darkness = np.zeros((1200, 1200))
+    darkness[590:594, 300:900] = 0.45
+    darkness[600:620, 598:602] = 0.38
+    darkness[620:634, 598:602] = 0.26
+    lines = np.zeros((1200, 1200), np.uint8)
+    lines[589:595, 300:900] = 255
+    mask = find_ink(to_bgr(canvas * (1.0 - darkness)[..., None]), line_mask=lines).mask
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    assert count - 1 == 1, f"{count - 1} blobs"
+    assert int(stats[1, cv2.CC_STAT_HEIGHT]) >= 33
