@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Protocol
 
 import numpy as np
@@ -118,15 +119,18 @@ def read_number(digits: Sequence[DigitReading], top: int = TOP_NUMBERS) -> Numbe
     """
     beam: dict[str, float] = {"": 1.0}
     for reading in digits:
-        options = list(reading.candidates)
+        options = [(str(digit), q) for digit, q in reading.candidates]
+        noise = reading.noise
         grown: dict[str, float] = {}
+        get = grown.get
         for text, p in beam.items():
             for digit, q in options:
-                key = text + str(digit)
-                grown[key] = grown.get(key, 0.0) + p * q
-            if reading.noise > 0.0:
-                grown[text] = grown.get(text, 0.0) + p * reading.noise
-        beam = dict(sorted(grown.items(), key=lambda item: -item[1])[:_BEAM])
+                key = text + digit
+                grown[key] = get(key, 0.0) + p * q
+            if noise > 0.0:
+                grown[text] = get(text, 0.0) + p * noise
+        # (Sorted even when nothing is cut off: the order the next digit adds up in stays the same.)
+        beam = dict(sorted(grown.items(), key=itemgetter(1), reverse=True)[:_BEAM])
     values: dict[int, float] = {}
     for text, p in beam.items():
         # Decision: a reading of two or more digits that starts with 0 is dropped, because nobody writes

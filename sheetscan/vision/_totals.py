@@ -58,8 +58,10 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     cutting it is read (all in one batch), and along each zone's sequence of numbers the ways are
     chosen together (Viterbi) for the most likely readings with running totals that never go back.
     In a sequence whose first flag is True (a zone, not the circle), a token of two or more glyphs may
-    also be read as two numbers whose dot was lost, when the totals call for it; the second flag says
-    the totals only rise.
+    also be read as two numbers whose dot was lost, when the totals call for it: any of its ways split
+    between any two glyphs (a "16" read as one glyph and "6" still splits as "16" | "20"; the parts'
+    digit crops are the whole's, so this costs no reading by the network); the second flag says the
+    totals only rise.
 
     Only numbers that could change are read again: a number read at least `sure` (its first way,
     `readings`) whose totals step well from and to its neighbours keeps its first way, since any
@@ -88,11 +90,11 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             boxes = tuple(box for glyph in way for box in glyph)
             jobs.append((id(token), 2 * w, replace(token, image=NumberImage(gray=token.image.gray,
                                                                              digit_boxes=boxes))))
-            if splittable and w < 3:
+            if splittable:
                 for k in range(1, len(way)):
-                    for side in (way[:k], way[k:]):
-                        part = tuple(box for glyph in side for box in glyph)
-                        jobs.append((id(token), 2 * w + 1, part_token(token, part)))
+                    sides = [tuple(box for glyph in side for box in glyph) for side in (way[:k], way[k:])]
+                    if all(sides):  # (a way that joins two glyphs leaves the second one empty)
+                        jobs.extend((id(token), 2 * w + 1, part_token(token, part)) for part in sides)
     if not jobs:
         return {}
     options: dict[int, list[Choice]] = {}
@@ -163,16 +165,20 @@ def _may_swallow(token: NumberToken) -> bool:
 Way = tuple[tuple[_group.Box, ...], ...]
 
 
-def _wide_ways(token: NumberToken, *, narrow: float = 0.6) -> list[Way]:
+def _wide_ways(token: NumberToken, *, narrow: float = 0.6, tall: float = _ONE_TALL) -> list[Way]:
     """The token's first way, and each other cut of a glyph wider than `_swallow_limit` that cuts off
-    a box narrower than `narrow` typical digits (a "1"), the other glyphs cut the first way."""
+    a box narrower than `narrow` typical digits and at least `tall` of the way's tallest box (a "1";
+    `_absorbed` takes nothing shorter for one), the other glyphs cut the first way."""
     first = tuple(tuple(cuts[0]) for cuts in token.glyph_cuts)
     ways = [first]
     width = token.digit_size[1]
     for g, cuts in enumerate(token.glyph_cuts):
         if max(box[2] for box in cuts[0]) > _swallow_limit(token):
-            ways.extend((*first[:g], tuple(option), *first[g + 1:]) for option in cuts[1:]
-                        if any(box[2] < narrow * width for box in option))
+            for option in cuts[1:]:
+                way = (*first[:g], tuple(option), *first[g + 1:])
+                top = max(box[3] for glyph in way for box in glyph)
+                if any(box[2] < narrow * width and box[3] >= tall * top for box in option):
+                    ways.append(way)
     return ways
 
 
@@ -342,8 +348,16 @@ def part_token(token: NumberToken, boxes: tuple[_group.Box, ...]) -> NumberToken
 
 def _ways(token: NumberToken, *, most: int = 12) -> list[tuple[tuple[_group.Box, ...], ...]]:
     """Every way of cutting the token's glyphs (at most `most`), as each glyph's digit boxes, the way
-    in `token.image` first."""
+    in `token.image` first, then the ways that join two neighbouring glyphs into one digit
+    (`glyph_joins`: the first of the two gets the joined box, the second none)."""
     ways: list[tuple[tuple[_group.Box, ...], ...]] = []
+    picks: tuple[tuple[_group.Box, ...], ...]
+    for g, box in token.glyph_joins:
+        if not ways:
+            ways.append(tuple(tuple(cuts[0]) for cuts in token.glyph_cuts))
+        joined = list(ways[0])
+        joined[g], joined[g + 1] = (box,), ()
+        ways.append(tuple(joined))
     for picks in itertools.product(*token.glyph_cuts):
         way = tuple(tuple(option) for option in picks)
         if way not in ways:

@@ -18,6 +18,7 @@ is erased before the digits are cut, and the number is kept with `crossed_out` s
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -52,6 +53,10 @@ Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tupl
 
 # A glyph wider than this (in digit heights) may be two touching digits: every cut is read.
 _AMBIGUOUS_WIDTH = 0.75
+# Two neighbouring glyphs may be pieces of one digit when together they are no wider than this many
+# digit heights and their boxes overlap or touch: digits written side by side leave a space, the
+# pieces of a broken stroke overlap (a "(" and ")" of a pale 0).
+_JOIN_WIDE = 1.0
 # A number needs a glyph at least this share of the block's digit height.
 _LOWEST_DIGIT = 0.6
 # The smallest digit height, as a share of the sheet image's shorter side.
@@ -114,6 +119,9 @@ class NumberToken:
     `image` first: a wide glyph may be one wide digit or two touching ones."""
     digit_size: tuple[float, float] = (0.0, 0.0)
     """The block's typical digit (height, width) in pixels; (0, 0) when unknown."""
+    glyph_joins: tuple[tuple[int, _group.Box], ...] = ()
+    """Neighbouring glyphs that may be pieces of one digit (a pale or broken stroke leaves a 0 as
+    "(" and ")"): the index of the first of the two in `glyph_cuts`, and the box of both."""
 
 
 @dataclass(frozen=True)
@@ -532,25 +540,27 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
         image = _number_image(group, turned, turned_strength, labels, len(stats), height, width)
         if image is None:
             continue
-        crop, options, (bx, by, bw, bh) = image
+        crop, options, joins, (bx, by, bw, bh) = image
         corners = [(bx, by), (bx + bw, by), (bx + bw, by + bh), (bx, by + bh)]
         quad = tuple(_unturn(p, turns, mask.shape, origin) for p in corners)
         boxes = tuple(box for glyph in options for box in glyph[0])
         cuts = tuple(tuple(tuple(option) for option in glyph) for glyph in options)
         yield NumberToken(zone=zone, angle=angle, row=group.row, quad=quad,  # type: ignore[arg-type]
                           image=NumberImage(gray=crop, digit_boxes=boxes), glyph_cuts=cuts,
-                          crossed_out=group.crossed, digit_size=(height, width))
+                          crossed_out=group.crossed, digit_size=(height, width), glyph_joins=joins)
 
 
 Cuts = list[list[list[_group.Box]]]
+Joins = tuple[tuple[int, _group.Box], ...]
 
 
 def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.NDArray[np.int32], count: int,
-                  height: float, width: float) -> tuple[Mask, Cuts, _group.Box] | None:
-    """The number's own ink (other numbers' ink blanked) with a margin, and for each glyph its ways to
+                  height: float, width: float) -> tuple[Mask, Cuts, Joins, _group.Box] | None:
+    """The number's own ink (other numbers' ink blanked) with a margin; for each glyph its ways to
     be cut into digits: the likeliest first, then the other when the glyph could be one wide digit or
-    two touching ones (the recogniser decides between them). `count`: how many labels `labels` has
-    (the background's included)."""
+    two touching ones (the recogniser decides between them); and the neighbouring glyphs that could be
+    pieces of one digit (`NumberToken.glyph_joins`). `count`: how many labels `labels` has (the
+    background's included)."""
     x, y, w, h = group.box
     margin = max(2, round(0.15 * height))
     cx0, cy0 = max(0, x - margin), max(0, y - margin)
@@ -569,7 +579,14 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
         options.append([shifted(cut) for cut in cuts])
     if not options:
         return None
-    return crop, options, (x, y, w, h)
+    joins: list[tuple[int, _group.Box]] = []
+    for g, (a, b) in enumerate(itertools.pairwise(group.glyphs)):
+        (ax, ay, aw, ah), (bx, by, bw, bh) = a.box, b.box
+        left, right = min(ax, bx), max(ax + aw, bx + bw)
+        if bx <= ax + aw and right - left <= _JOIN_WIDE * height:
+            top, bottom = min(ay, by), max(ay + ah, by + bh)
+            joins.append((g, shifted([(left, top, right - left, bottom - top)])[0]))
+    return crop, options, tuple(joins), (x, y, w, h)
 
 
 def _of_labels(labels: npt.NDArray[np.int32], chosen: Sequence[int] | npt.NDArray[np.int64],

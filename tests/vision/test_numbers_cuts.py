@@ -1,0 +1,127 @@
+"""Stage 5: the ways a written number may be cut, and how the zone's running totals choose among them.
+
+Small synthetic glyphs and a stand-in recogniser that reads a digit box by its width (each box in
+these tests has its own width), so the tests check which ways are offered and chosen, not the network.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from sheetscan.vision._recog_types import crop_digits
+from sheetscan.vision._totals import _wide_ways, choose_cuts
+from sheetscan.vision.ink import find_ink
+from sheetscan.vision.numbers import NumberToken, find_numbers
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+from tests.vision._handwriting import whole
+
+Box = tuple[int, int, int, int]
+
+
+class _ByWidth:
+    """Reads a digit box by its width: `table[width]` is (digit, probability)."""
+
+    name = "by-width"
+    reads_by_digit = True
+
+    def __init__(self, table: dict[int, tuple[int, float]]) -> None:
+        self.table = table
+        self.crops = 0
+
+    def read_digits(self, crops: list[np.ndarray]) -> list[DigitReading]:
+        self.crops += len(crops)
+        out = []
+        for crop in crops:
+            digit, p = self.table[crop.shape[1]]
+            out.append(DigitReading(((digit, p),), 1.0 - p))
+        return out
+
+    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
+        return [read_number(self.read_digits(crop_digits(n))) for n in numbers]
+
+
+def _token(cuts: tuple[tuple[tuple[Box, ...], ...], ...], *, joins: tuple[tuple[int, Box], ...] = (),
+           size: tuple[float, float] = (40.0, 26.0)) -> NumberToken:
+    first = tuple(box for glyph in cuts for box in glyph[0])
+    right = max(x + w for glyph in cuts for option in glyph for x, _, w, _ in option)
+    quad = ((0.0, 0.0), (float(right), 0.0), (float(right), 40.0), (0.0, 40.0))
+    return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False, glyph_cuts=cuts,
+                       image=NumberImage(gray=np.full((40, right + 2), 200, np.uint8), digit_boxes=first),
+                       digit_size=size, glyph_joins=joins)
+
+
+def _number(value: int, width: int) -> tuple[NumberToken, NumberReading]:
+    """A number read surely as `value`, one box `width` px wide."""
+    box = (0, 0, width, 40)
+    token = _token((((box,),),))
+    return token, NumberReading(((value, 0.99),), ())
+
+
+def test_pieces_of_a_broken_digit_are_read_as_one_when_the_totals_call_for_it() -> None:
+    # 32, then "4", "(", ")": a pale 0 broken into two arcs that overlap. Read as three glyphs it is
+    # "411" (each arc a sure-looking "1"), 32 -> 411 a jump of hundreds; joined, the arcs read "0"
+    # and 32 -> 40 is a usual step.
+    reader = _ByWidth({24: (4, 0.99), 11: (1, 0.9), 12: (1, 0.9), 21: (0, 0.95), 30: (3, 0.99)})
+    four, left, right = (0, 0, 24, 40), (28, 0, 11, 40), (37, 0, 12, 40)
+    joined = (28, 0, 21, 40)
+    before, before_reading = _number(32, 30)
+    broken = _token((((four,),), ((left,),), ((right,),)), joins=((1, joined),))
+    readings = {id(before): before_reading, id(broken): reader.read_numbers([broken.image])[0]}
+    assert readings[id(broken)].value == 411
+    parts = choose_cuts(reader, [(True, True, [before, broken])], readings)
+    ((_, reading),) = parts[id(broken)]
+    assert reading.value == 40
+
+
+def test_a_glyph_is_told_from_pieces_of_one_digit_by_its_space() -> None:
+    # Drawn on paper: a 0 broken into two arcs whose boxes overlap by a few pixels (too little to be
+    # taken for one glyph), then a "1" and a "0" 6 px apart. Only the arcs are offered joined.
+    image = np.full((120, 260, 3), 235, np.uint8)
+    pen = (120, 50, 20)
+    cv2.ellipse(image, (60, 60), (14, 22), 0, 120, 310, pen, 3)  # the 0's left side and bottom
+    cv2.ellipse(image, (60, 60), (14, 22), 0, -30, 40, pen, 3)  # its right side, apart from it
+    cv2.line(image, (92, 38), (92, 82), pen, 3)  # "1"
+    cv2.ellipse(image, (116, 60), (13, 22), 0, 0, 360, pen, 3)  # "0"
+    broken, ten = tokens = tuple(find_numbers(find_ink(image, max_extent=1.0), whole(image)).blocks[0]
+                                 .candidates[0][1])
+    assert [len(t.glyph_cuts) for t in tokens] == [2, 2]
+    ((first, (x, y, w, h)),) = broken.glyph_joins
+    (left,), (right,) = (glyph[0] for glyph in broken.glyph_cuts)
+    assert first == 0 and left[0] + left[2] > right[0]  # the arcs' boxes overlap
+    assert (x, x + w) == (left[0], right[0] + right[2])
+    assert (y, y + h) == (min(left[1], right[1]), max(left[1] + left[3], right[1] + right[3]))
+    assert ten.glyph_joins == ()
+
+
+def test_a_number_whose_dot_was_lost_splits_also_where_a_glyph_is_cut_another_way() -> None:
+    # 8, then "16 20" written without a dot: "16" is one glyph read whole as "6" first (the 1 run
+    # into the 6), "2" and "0" may each be cut in two as well. Only "16" | "20", the "16" glyph cut,
+    # keeps 8 -> 16 -> 20 rising; that way comes fifth of the token's ways (after every cut of "2"
+    # and "0"), where a split was once never tried: 620 was read, a jump of hundreds.
+    reader = _ByWidth({30: (6, 0.99), 8: (1, 0.99), 21: (6, 0.99), 24: (2, 0.99), 26: (0, 0.99),
+                       13: (1, 0.3), 11: (1, 0.3), 14: (7, 0.3), 9: (1, 0.3), 29: (8, 0.99)})
+    sixteen = (((0, 0, 30, 40),), ((0, 0, 8, 40), (9, 0, 21, 40)))
+    two = (((40, 0, 24, 40),), ((40, 0, 13, 40), (53, 0, 11, 40)))
+    zero = (((66, 0, 26, 40),), ((66, 0, 14, 40), (80, 0, 9, 40)))
+    before, before_reading = _number(8, 29)
+    token = _token((sixteen, two, zero), size=(40.0, 24.0))
+    readings = {id(before): before_reading, id(token): reader.read_numbers([token.image])[0]}
+    assert readings[id(token)].value == 620
+    parts = choose_cuts(reader, [(True, True, [before, token])], readings)
+    assert [reading.value for _, reading in parts[id(token)]] == [16, 20]
+
+
+def test_a_short_slice_of_a_wide_glyph_is_not_read_for_a_swallowed_one() -> None:
+    # A glyph 44 px wide where this writer's digits are 28 (wide enough to hold a "1" run into its
+    # digit) is offered cut after a slice 8 px wide: when the slice stands the glyph's full height it
+    # may be a "1" and is read; when it stands 12 of 40 px (a bar's end) it cannot be one.
+    glyph = ((0, 0, 44, 40),)
+    tall = ((0, 0, 8, 40), (8, 0, 36, 40))
+    short = ((0, 20, 8, 12), (8, 0, 36, 40))
+    assert len(_wide_ways(_token(((glyph, tall),), size=(40.0, 28.0)))) == 2
+    assert _wide_ways(_token(((glyph, short),), size=(40.0, 28.0))) == [(glyph,)]
+    reader = _ByWidth({44: (5, 0.99), 8: (1, 0.99), 36: (5, 0.99)})
+    token = _token(((glyph, short),), size=(40.0, 28.0))
+    assert choose_cuts(reader, [(True, True, [token])], {id(token): NumberReading(((5, 0.99),), ())}) == {}
+    assert reader.crops == 0
