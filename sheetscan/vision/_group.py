@@ -399,7 +399,7 @@ def _boxes_between(glyph: Glyph, piece: npt.NDArray[np.bool_], cuts: list[int]) 
 
 
 def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
-                narrowest: float = 0.55, most: int = 4) -> list[list[Box]]:
+                narrowest: float = 0.55, most: int = 5) -> list[list[Box]]:
     """The ways a glyph may be cut into digits, the likeliest by its width first (`digit_boxes`).
 
     A "1" touching the digit beside it makes a glyph hardly wider than one digit, and a single wide
@@ -437,9 +437,38 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
                 break
         for column in picked:
             add(_boxes_between(glyph, piece, [column]))
+    for column in _edge_strokes(piece, profile):
+        add(_boxes_between(glyph, piece, [column]))
     if w >= 1.1 * height:
         add(digit_boxes(glyph, mask, height=height, width=w / 3, wide=0.0))
     return options
+
+
+def _edge_strokes(piece: npt.NDArray[np.bool_], profile: npt.NDArray[np.float64], *, side: float = 0.4,
+                  tall: float = 0.75) -> list[int]:
+    """Columns that cut a "1" off either side of a glyph: a "1" run into the digit beside it stands
+    within `side` of the glyph's width from its edge, where the middle-part cuts of `cut_options` do
+    not look. For each side, the thinnest column within `side` of that edge (not the outermost
+    tenth) whose outer part stands at least `tall` of the glyph's height and is thicker somewhere than
+    at the cut (a stroke, not the glyph's thin edge)."""
+    h, w = piece.shape
+    has = piece.any(axis=0)
+    top = np.where(has, piece.argmax(axis=0), h)
+    bottom = np.where(has, h - piece[::-1].argmax(axis=0), 0)
+    out: list[int] = []
+    for flip in (False, True):
+        tops, bottoms, columns = (top[::-1], bottom[::-1], profile[::-1]) if flip else (top, bottom, profile)
+        # The rows the part before each column spans (outer part = columns [0, c)).
+        span = np.maximum.accumulate(bottoms) - np.minimum.accumulate(tops)
+        lo, hi = max(2, int(0.1 * w)), int(side * w)
+        best: int | None = None
+        for c in range(lo, hi + 1):
+            if (span[c - 1] >= tall * h and columns[c] < 0.6 * columns[:c].max()
+                    and (best is None or columns[c] < columns[best])):
+                best = c
+        if best is not None:
+            out.append(w - best if flip else best)
+    return out
 
 
 def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float) -> list[Box]:

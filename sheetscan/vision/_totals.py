@@ -351,15 +351,19 @@ def _ways(token: NumberToken, *, most: int = 12) -> list[tuple[tuple[_group.Box,
     in `token.image` first, then the ways that join two neighbouring glyphs into one digit
     (`glyph_joins`: the first of the two gets the joined box, the second none)."""
     ways: list[tuple[tuple[_group.Box, ...], ...]] = []
-    picks: tuple[tuple[_group.Box, ...], ...]
     for g, box in token.glyph_joins:
         if not ways:
             ways.append(tuple(tuple(cuts[0]) for cuts in token.glyph_cuts))
         joined = list(ways[0])
         joined[g], joined[g + 1] = (box,), ()
         ways.append(tuple(joined))
-    for picks in itertools.product(*token.glyph_cuts):
-        way = tuple(tuple(option) for option in picks)
+    # Ways that cut fewer glyphs otherwise than their first way come first: when there are more than
+    # `most`, those kept are the nearest to the likeliest (a product in order would keep every cut
+    # of the last glyphs and none of the first's).
+    combos = sorted(itertools.product(*(range(len(cuts)) for cuts in token.glyph_cuts)),
+                    key=lambda picks: sum(p > 0 for p in picks))
+    for picks in combos:
+        way = tuple(tuple(cuts[p]) for cuts, p in zip(token.glyph_cuts, picks, strict=True))
         if way not in ways:
             ways.append(way)
         if len(ways) == most:
