@@ -351,6 +351,10 @@ def _ways(token: NumberToken, *, most: int = 12) -> list[tuple[tuple[_group.Box,
     in `token.image` first, then the ways that join two neighbouring glyphs into one digit
     (`glyph_joins`: the first of the two gets the joined box, the second none)."""
     ways: list[tuple[tuple[_group.Box, ...], ...]] = []
+    # Decision: joined ways are only ever read here, for a number that is unsure or out of step with
+    # its neighbours (`_needs_ways`), and they compete like any other way (with `_OTHER_WAY`), because
+    # two overlapping glyphs may as well be two digits written close: the reading and the running
+    # totals decide, never the overlap alone.
     for g, box in token.glyph_joins:
         if not ways:
             ways.append(tuple(tuple(cuts[0]) for cuts in token.glyph_cuts))
