@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 
 from webapp._store import Store, StoredSheet
 
@@ -59,3 +60,15 @@ def truth_fields(app: Flask, truth_sheet: dict[str, Any], price: str, sheet_id: 
             fields[f"z{zi}-{k}-value"] = str(value)
             fields[f"z{zi}-{k}-read"] = str(k) if k < len(zone["numbers"]) else ""
     return fields
+
+
+def upload(client: FlaskClient, fields: dict[str, Any]) -> Any:
+    """POST the upload form (multipart) and close the body the test client spooled to a temporary file.
+
+    Werkzeug closes only its wrapper of the request body with the response, not the file under it, and
+    a photo's body is big enough to go to disk; left open, it is a ResourceWarning (an error here).
+    """
+    response = client.post("/sheets", data=fields, content_type="multipart/form-data")
+    response.close()
+    response.request.environ["wsgi.input"].close()
+    return response

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 
-from sheetscan import read_sheet, settle, write_settlement
+from sheetscan import read_game, read_sheet, replay, settle, write_settlement
 
-from ._helpers import stored, truth_fields
+from ._helpers import stored, truth_fields, upload
+from .conftest import SAMPLE_GAME
 
 
 def test_the_sample_truth_is_the_replayed_game(truth: dict[str, Any], replayed: dict[str, Any]) -> None:
@@ -71,3 +73,22 @@ def test_the_scan_json_is_kept_as_scanned(app: Flask, client: FlaskClient, truth
     before = client.get("/sheets/1/scan.json").get_json()
     assert client.post("/sheets/1", data=truth_fields(app, truth["sheet"], "1")).status_code == 303
     assert client.get("/sheets/1/scan.json").get_json() == before == stored(app).scan
+
+
+def test_a_four_player_form_uploaded_and_corrected_settles_as_its_game(app: Flask,
+                                                                       client: FlaskClient) -> None:
+    # samples/README.md: photo-sochi-4p-form.jpg is drawn from game-sochi-4p.json (form-4, rotation 90).
+    samples = SAMPLE_GAME.parent
+    truth = json.loads((samples / "photo-sochi-4p-form.truth.json").read_text(encoding="utf-8"))
+    truth_sheet = truth["sheet"]
+    record = read_game(json.loads((samples / "game-sochi-4p.json").read_text(encoding="utf-8")))
+    expected = write_settlement(settle(replay(record), price=record.config.price))
+    with (samples / "photo-sochi-4p-form.jpg").open("rb") as photo:
+        response = upload(client, {"photo": photo, "variant": "", "players": ""})
+    assert response.status_code == 303 and response.headers["Location"] == "/sheets/2"
+    scan = stored(app, 2).scan
+    assert scan["layout"]["players"] == 4 and len(scan["zones"]) == 4 * 5
+    fields = truth_fields(app, truth_sheet, str(record.config.price), sheet_id=2)
+    assert client.post("/sheets/2", data=fields).status_code == 303
+    assert client.get("/sheets/2/sheet.json").get_json() == truth_sheet
+    assert client.get("/sheets/2/settlement.json").get_json() == expected

@@ -18,7 +18,7 @@ from PIL import Image
 from webapp import create_app
 from webapp._scanning import Scanner
 
-from ._helpers import stored
+from ._helpers import stored, upload
 from .conftest import SAMPLE
 
 
@@ -56,7 +56,7 @@ def blank_photo() -> bytes:
 def post_photo(client: FlaskClient, data: bytes, name: str = "photo.jpg", **fields: str) -> Any:
     form: dict[str, Any] = {"variant": "leningrad", "players": "3", **fields}
     form["photo"] = (io.BytesIO(data), name)
-    return client.post("/sheets", data=form, content_type="multipart/form-data")
+    return upload(client, form)
 
 
 def test_first_start_imports_the_sample(app: Flask, client: FlaskClient) -> None:
