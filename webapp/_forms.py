@@ -20,7 +20,16 @@ from fractions import Fraction
 from sheetscan import find_variant
 from webapp._review import Review, ReviewNumber, ReviewZone
 
-__all__ = ["MAX_NAME", "MAX_NUMBER", "NumberField", "ReviewForm", "form_from_review", "parse_review_form"]
+__all__ = [
+    "MAX_NAME",
+    "MAX_NUMBER",
+    "NumberField",
+    "ReviewForm",
+    "form_from_review",
+    "form_rows",
+    "parse_number",
+    "parse_review_form",
+]
 
 MAX_NUMBER = 100_000
 """The largest number accepted on a sheet."""
@@ -83,6 +92,13 @@ def form_from_review(review: Review, version: int) -> ReviewForm:
     pulka = "" if review["pulka"] is None else str(review["pulka"])
     return ReviewForm(version=version, players=list(review["players"]), pulka=pulka,
                       variant=review["variant"], price=review["price"], zones=zones)
+
+
+def form_rows(form: ReviewForm) -> list[list[tuple[str, int | None]]]:
+    """The form's numbers as `_review.going_down` takes them: (key, value) in page order, removed and
+    crossed-out rows left out, an impossible or empty value as None."""
+    return [[(f.key, parse_number(f.value)[0]) for f in zone if not (f.removed or f.crossed)]
+            for zone in form.zones]
 
 
 def parse_number(text: str) -> tuple[int | None, str | None]:

@@ -24,6 +24,7 @@ __all__ = [
     "going_down",
     "review_differences",
     "review_from_scan",
+    "review_rows",
     "settle_review",
     "unsure_left",
     "zone_label",
@@ -194,16 +195,23 @@ def unsure_left(review: Review, scan: dict[str, Any]) -> int:
     return count
 
 
-def going_down(review: Review) -> set[str]:
-    """Keys (`z<zone>-<position>`, positions among all the zone's rows) of numbers that stand below the
-    number before them, and of that number: where a running total goes down, one of the two is wrong."""
+def going_down(zones: list[list[tuple[str, int | None]]]) -> set[str]:
+    """The keys of numbers that stand below the number before them, and of that number: where a running
+    total goes down, one of the two is wrong. `zones` holds each zone's (key, value) in writing order,
+    crossed-out numbers left out; an empty value (None) is skipped."""
     marked: set[str] = set()
-    for zi, zone in enumerate(review["zones"]):
-        before: tuple[int, int] | None = None
-        for k, number in enumerate(zone["numbers"]):
-            if number["crossed_out"] or number["value"] is None:
+    for zone in zones:
+        before: tuple[str, int] | None = None
+        for key, value in zone:
+            if value is None:
                 continue
-            if before is not None and number["value"] < before[1]:
-                marked.update({f"z{zi}-{before[0]}", f"z{zi}-{k}"})
-            before = (k, number["value"])
+            if before is not None and value < before[1]:
+                marked.update({before[0], key})
+            before = (key, value)
     return marked
+
+
+def review_rows(review: Review) -> list[list[tuple[str, int | None]]]:
+    """A review's numbers as `going_down` takes them, keyed as the page keys a stored review's rows."""
+    return [[(f"z{zi}-{k}", n["value"]) for k, n in enumerate(zone["numbers"]) if not n["crossed_out"]]
+            for zi, zone in enumerate(review["zones"])]

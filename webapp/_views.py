@@ -13,13 +13,15 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from sheetscan import SheetscanError
 from sheetscan.rules import VARIANTS
-from webapp._forms import ReviewForm, form_from_review, parse_review_form
+from webapp._forms import ReviewForm, form_from_review, form_rows, parse_review_form
 from webapp._review import (
     UNSURE,
+    Review,
     check_review,
     going_down,
     review_differences,
     review_from_scan,
+    review_rows,
     settle_review,
     unsure_left,
     zone_label,
@@ -172,7 +174,25 @@ def review(sheet_id: int) -> tuple[str, int]:
     sheet = _stored(sheet_id)
     # Only the saved sheet's own rows are marked: a form sent back keeps the keys the page gave its rows.
     return _review_page(sheet, form_from_review(sheet.review, sheet.version),
-                        suspects=frozenset(going_down(sheet.review)))
+                        suspects=frozenset(going_down(review_rows(sheet.review))))
+
+
+def _parse(sheet: StoredSheet) -> tuple[ReviewForm, Review | None]:
+    """The submitted review form of `sheet`: its fields, and the review when every field is valid."""
+    scan = sheet.scan
+    return parse_review_form(request.form, players=len(sheet.review["players"]), zones=len(scan["zones"]),
+                             readings=[len(zone["numbers"]) for zone in scan["zones"]])
+
+
+@blueprint.post("/sheets/<int:sheet_id>/check")
+def check(sheet_id: int) -> dict[str, Any]:
+    """What the rules say about the form as it stands, before it is saved (the page asks as you type):
+    `problems`, the `errors` at fields, the keys of numbers where a total goes down (`goes_down`)."""
+    sheet = _stored(sheet_id)
+    form, review = _parse(sheet)
+    errors = {key: text for key, text in form.errors.items() if key != "version"}
+    problems = list(check_review(review, sheet.scan).problems) if review is not None else []
+    return {"problems": problems, "errors": errors, "goes_down": sorted(going_down(form_rows(form)))}
 
 
 @blueprint.post("/sheets/<int:sheet_id>")
@@ -180,9 +200,7 @@ def save(sheet_id: int) -> Any:
     """Save the corrections if nobody saved since this form was loaded; then the review or settlement."""
     sheet = _stored(sheet_id)
     scan = sheet.scan
-    form, yours = parse_review_form(
-        request.form, players=len(sheet.review["players"]), zones=len(scan["zones"]),
-        readings=[len(zone["numbers"]) for zone in scan["zones"]])
+    form, yours = _parse(sheet)
     if yours is None:
         count = len(form.errors)
         fields = f"{count} field{'s' if count > 1 else ''}"

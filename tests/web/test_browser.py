@@ -113,6 +113,10 @@ def test_open_the_sample_correct_it_save_and_settle(page: Page, live_server: str
         assert page.input_value(f'input[name="{key}-value"]') == offered
 
     correct_to(page, truth["sheet"], replayed["price"])
+    # Before saving, the page has asked the rules about the form as it stands.
+    page.wait_for_function("document.getElementById('problems-state').textContent.includes('not saved')")
+    page.wait_for_selector("#problems-list p.ok")
+    assert page.locator("li.number.goes-down").count() == 0
     page.click('button[value="settle"]')
     page.wait_for_url("**/sheets/1/settlement")
     payments = page.evaluate("""() => [...document.querySelectorAll('li.payment')].map(

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from webapp._review import review_from_scan, zone_label
 from webapp._store import Store
 
-from ._helpers import review_fields, stored
+from ._helpers import review_fields, stored, truth_fields
 
 
 def text(response: Any) -> str:
@@ -62,7 +62,7 @@ def test_the_page_offers_fields_alternatives_and_problems(app: Flask, client: Fl
     assert re.findall(r'class="alt" data-value="(\d+)"', row) == [str(v) for v in shown]
     assert field_value(page, "player-0") == "P1" and field_value(page, "pulka") == "20"
     # As scanned, the sample's sheet has running totals that go down (misread digits): listed.
-    problems = re.search(r'id="problems">(.*?)</section>', page, re.S)
+    problems = re.search(r'id="problems"[^>]*>(.*?)</section>', page, re.S)
     assert problems is not None and "never goes down" in problems.group(1)
     assert "read\n        unsure and not changed yet" in page or "unsure and not changed yet" in page
 
@@ -264,3 +264,25 @@ def test_corrections_the_reconciliation_proposes_are_offered(app: Flask, client:
     row = row[: row.index("</li>")]
     assert 'class="alt suggest" data-value="12"' in row and 'title="whists come in steps of 2"' in row
     assert "rules say 12" not in client.get("/sheets/1").get_data(as_text=True)
+
+
+def test_the_form_is_checked_as_it_stands_without_saving(
+        app: Flask, client: FlaskClient, truth: dict[str, Any], replayed: dict[str, Any]) -> None:
+    as_saved = client.post("/sheets/1/check", data=review_fields(app)).get_json()
+    page = text(client.get("/sheets/1"))
+    listed = re.search(r'id="problems-list">\s*<ul>(.*?)</ul>', page, re.S)
+    assert listed is not None
+    assert as_saved["problems"] == re.findall(r"<li>([^<]*)</li>", listed.group(1)) and not as_saved["errors"]
+    # Corrected to the truth: nothing left to say.
+    corrected = truth_fields(app, truth["sheet"], replayed["price"])
+    fixed = client.post("/sheets/1/check", data=corrected).get_json()
+    assert fixed == {"problems": [], "errors": {}, "goes_down": []}
+    # A drop typed in the first zone (the truth's Anna's pulka goes 2, 4, 6, 10): 5 for the 10.
+    fields = corrected | {"z0-3-value": "5"}
+    assert truth["sheet"]["zones"]["Anna"]["pulka"][2:4] == [6, 10]
+    dropped = client.post("/sheets/1/check", data=fields).get_json()
+    assert dropped["goes_down"] == ["z0-2", "z0-3"]
+    assert dropped["problems"] == ["Anna's pulka: 5 follows 6, but a running total never goes down"]
+    wrong = client.post("/sheets/1/check", data=fields | {"z0-1-value": "-2"}).get_json()
+    assert wrong["errors"] == {"z0-1": "-2 is negative: running totals on a sheet are never below 0"}
+    assert stored(app).version == 1

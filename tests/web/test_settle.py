@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -75,6 +76,7 @@ def test_the_scan_json_is_kept_as_scanned(app: Flask, client: FlaskClient, truth
     assert client.get("/sheets/1/scan.json").get_json() == before == stored(app).scan
 
 
+@pytest.mark.slow  # scans one more photo
 def test_a_four_player_form_uploaded_and_corrected_settles_as_its_game(app: Flask,
                                                                        client: FlaskClient) -> None:
     # samples/README.md: photo-sochi-4p-form.jpg is drawn from game-sochi-4p.json (form-4, rotation 90).

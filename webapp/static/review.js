@@ -88,6 +88,57 @@
     if (row && event.target.type === "checkbox") refresh(row);
   });
 
+  // As you type, the server says what the rules think of the form as it stands (nothing is saved).
+  const problems = document.getElementById("problems");
+  let timer = null;
+  let asked = 0;
+
+  function showCheck(result) {
+    const list = document.getElementById("problems-list");
+    list.replaceChildren();
+    const lines = result.problems.slice();
+    const wrong = Object.keys(result.errors).length;
+    if (wrong) lines.unshift(wrong + (wrong > 1 ? " fields hold" : " field holds") + " an impossible value (marked red)");
+    if (lines.length) {
+      const ul = document.createElement("ul");
+      lines.forEach((text) => { const li = document.createElement("li"); li.textContent = text; ul.appendChild(li); });
+      list.appendChild(ul);
+    } else {
+      const ok = document.createElement("p");
+      ok.className = "ok";
+      ok.textContent = "No problems: the sheet can be settled.";
+      list.appendChild(ok);
+    }
+    document.getElementById("problems-state").textContent = "the sheet with your changes (not saved yet)";
+    const down = new Set(result.goes_down);
+    form.querySelectorAll("li.number").forEach((row) => {
+      row.classList.toggle("goes-down", down.has(row.dataset.key));
+      row.classList.toggle("invalid", row.dataset.key in result.errors);
+      const rect = boxes.get(row.dataset.key);
+      if (rect) rect.classList.toggle("goes-down", down.has(row.dataset.key));
+    });
+    form.querySelectorAll(".suspect-note").forEach((note) => note.remove());
+  }
+
+  function check() {
+    const ticket = ++asked;
+    fetch(problems.dataset.check, {method: "POST", body: new URLSearchParams(new FormData(form))})
+      .then((response) => (response.ok ? response.json() : null))
+      .then((result) => { if (result && ticket === asked) showCheck(result); })
+      .catch(() => {});  // the check is a help; the save still says everything
+  }
+
+  function checkSoon() {
+    clearTimeout(timer);
+    timer = setTimeout(check, 300);
+  }
+
+  form.addEventListener("input", checkSoon);
+  form.addEventListener("change", checkSoon);
+  form.addEventListener("click", (event) => {
+    if (event.target.closest("button.alt")) checkSoon();
+  });
+
   boxes.forEach((rect, key) => {
     rect.addEventListener("click", () => {
       const input = form.querySelector('li.number[data-key="' + key + '"] input.value');
