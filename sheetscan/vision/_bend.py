@@ -83,12 +83,14 @@ def _ink_across(mask: U8, points: F64, normals: F64, search: float) -> tuple[NDA
     the offsets; points off the image count as paper."""
     h, w = mask.shape
     offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
-    grid = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
-    x = grid[..., 0].round().astype(int)
-    y = grid[..., 1].round().astype(int)
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    ink = np.zeros(x.shape, bool)
-    ink[inside] = mask[y[inside], x[inside]] > 0
+    x = (points[:, None, 0] + offsets[None, :] * normals[:, None, 0]).round().astype(np.intp)
+    y = (points[:, None, 1] + offsets[None, :] * normals[:, None, 1]).round().astype(np.intp)
+    # A one-pixel paper border, and every place off the image moved onto it: one plain lookup instead
+    # of picking out the places inside the image.
+    framed = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    np.clip(x + 1, 0, w + 1, out=x)
+    np.clip(y + 1, 0, h + 1, out=y)
+    ink = np.take(framed, y * (w + 2) + x) > 0
     return ink, offsets
 
 

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
+from sheetscan.vision._lines import opening
 
 __all__ = ["Measured", "Ring", "fit_ring", "line_masks", "measure"]
 
@@ -53,10 +54,10 @@ def line_masks(mask: U8, length: int, slack: int) -> tuple[U8, U8]:
     """
     across_h = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (1, slack)))
     long_h = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
-    horizontal = cv2.morphologyEx(across_h, cv2.MORPH_OPEN, long_h)
+    horizontal = opening(across_h, long_h)
     across_v = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (slack, 1)))
     long_v = cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
-    vertical = cv2.morphologyEx(across_v, cv2.MORPH_OPEN, long_v)
+    vertical = opening(across_v, long_v)
     return u8(horizontal), u8(vertical)
 
 

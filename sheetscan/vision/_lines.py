@@ -9,15 +9,23 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
 __all__ = [
-    "dark_mask", "dark_ratio", "fit_line", "hanging_pieces", "hysteresis", "intersect", "line_through",
-    "local_ink", "nearest_run_spans", "nearest_runs", "point_line_distance",
+    "below", "dark_mask", "dark_ratio", "fit_line", "hanging_pieces", "hysteresis", "intersect",
+    "line_through", "local_ink", "long_blobs", "nearest_run_spans", "nearest_runs", "opening",
+    "point_line_distance",
 ]
 
 
 def dark_mask(image: U8, *, line_width: float = 3.0, contrast: float = 0.78) -> U8:
     """255 where the ink is darker than `contrast` × the local paper brightness, else 0 (see `dark_ratio`)."""
     ratio = dark_ratio(image, line_width=line_width)
-    return u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
+    return below(ratio, contrast)
+
+
+def below(ratio: NDArray[np.float32], level: float) -> U8:
+    """255 where `ratio` is below `level` (compared in single precision), else 0."""
+    # A threshold keeps what is at most its level: the float just under `level` keeps what is below it.
+    under = float(np.nextafter(np.float32(level), np.float32(-np.inf)))
+    return u8(cv2.threshold(ratio, under, 255, cv2.THRESH_BINARY_INV)[1].astype(np.uint8))
 
 
 def hysteresis(ratio: NDArray[np.float32], strong: float, weak: float) -> U8:
@@ -26,12 +34,12 @@ def hysteresis(ratio: NDArray[np.float32], strong: float, weak: float) -> U8:
     A faint pencil line fades in and out along its length; its faint stretches still touch darker
     ones, while paper grain at the same faint level does not.
     """
-    weak_mask = np.where(ratio < weak, 255, 0).astype(np.uint8)
-    count, labels = cv2.connectedComponents(weak_mask, connectivity=8)
+    count, found = cv2.connectedComponents(below(ratio, weak), connectivity=8)
+    labels = np.asarray(found, np.int32)
     keep = np.zeros(count, np.uint8)
-    keep[np.unique(labels[ratio < strong])] = 255
+    keep[labels[below(ratio, strong) > 0]] = 255
     keep[0] = 0
-    return u8(keep[labels])
+    return u8(np.take(keep, labels))
 
 
 def local_ink(ratio: NDArray[np.float32], *, strong: float = 0.68, weak: float = 0.84, reach: int = 3) -> U8:
@@ -55,14 +63,42 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
     r = max(1, round(reach))
     near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1)))
     rest = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
-    count, labels = cv2.connectedComponents(rest, connectivity=8, ltype=cv2.CV_32S)
+    count, found = cv2.connectedComponents(rest, connectivity=8, ltype=cv2.CV_32S)
     if count <= 1:
         return u8(np.zeros_like(lines))
+    labels = np.asarray(found, np.int32)
     far = cv2.bitwise_and(rest, cv2.bitwise_not(near))
     keep = np.full(count, 255, np.uint8)
     keep[labels[far > 0]] = 0
     keep[0] = 0
-    return u8(keep[labels])
+    return u8(np.take(keep, labels))
+
+
+def opening(mask: cv2.typing.MatLike, kernel: cv2.typing.MatLike) -> U8:
+    """The morphological opening of a uint8 `mask` (an erosion, then a dilation) as two calls: the same
+    pixels as `cv2.morphologyEx(..., MORPH_OPEN)`, and faster with a long kernel."""
+    return u8(np.asarray(cv2.dilate(cv2.erode(mask, kernel), kernel), np.uint8))
+
+
+def long_blobs(mask: U8, length: float) -> NDArray[np.bool_] | None:
+    """True on the 8-connected blobs of `mask` whose bounding box is longer than `length` px either way,
+    or None when there is none.
+
+    The blobs' outlines give their boxes far faster than labelling with statistics does, and the
+    pixels are labelled only when some blob is that long. (Every blob's outline holds its extreme
+    pixels, so the outline's box is the blob's.)
+    """
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    starts = [c[0, 0] for c in contours if max(cv2.boundingRect(c)[2:]) > length]
+    if not starts:
+        return None
+    count, found = cv2.connectedComponents(mask, connectivity=8)
+    labels = np.asarray(found, np.int32)
+    drop = np.zeros(count, np.bool_)
+    for x, y in starts:
+        drop[labels[y, x]] = True
+    drop[0] = False
+    return np.asarray(np.take(drop, labels), np.bool_)
 
 
 def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> NDArray[np.float32]:

@@ -25,6 +25,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from sheetscan.vision._lines import long_blobs, opening
+
 __all__ = ["Ink", "find_ink"]
 
 Mask = npt.NDArray[np.uint8]
@@ -73,18 +75,19 @@ def find_ink(
     strength = np.rint(darkness * 255.0).astype(np.uint8)
 
     drawn = None
+    drawn_width = 3
     if line_mask is not None and line_mask.shape[:2] == strength.shape and line_mask.any():
         drawn = (line_mask > 0).astype(np.uint8)
-    local = _local_strong(strength, strong=strong, faintest=faintest, lines=drawn)
+        drawn_width = _line_width(drawn)
+    local = _local_strong(strength, strong=strong, faintest=faintest, lines=drawn, width=drawn_width)
     mask = _hysteresis(strength, strong=local, weak=int(weak * 255), weak_share=weak / strong)
     # Straight runs are looked for among the faint pixels too: the ruling of squared paper is faint
     # but unbroken, while its crossings are dark enough to pass for dots.
-    lines = _straight_lines((strength >= int(weak * 255)).astype(np.uint8) * 255,
-                            length=grid_length * min(mask.shape))
+    lines = _straight_lines(_at_least(strength, int(weak * 255)), length=grid_length * min(mask.shape))
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
     if lines.any():
-        mask = _remove_lines(mask, lines, drawn=drawn)
+        mask = _remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width)
     mask = _drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
     return Ink(mask=mask, strength=strength, stroke_width=_stroke_width(mask))
 
@@ -109,15 +112,23 @@ def _paper_brightness(darkest: Mask) -> npt.NDArray[np.float32]:
     return np.maximum(paper, darkest).astype(np.float32)
 
 
+def _at_least(image: Mask, level: int) -> Mask:
+    """255 where `image` (uint8) is at least `level`, else 0."""
+    if level <= 0:
+        return np.full_like(image, 255)
+    return np.asarray(cv2.threshold(image, level - 1, 255, cv2.THRESH_BINARY)[1], np.uint8)
+
+
 def _local_strong(strength: Mask, *, strong: float, faintest: float, share: float = 0.6,
-                  lines: Mask | None = None) -> Mask:
+                  lines: Mask | None = None, width: int = 3) -> Mask:
     """The strong threshold at each pixel: `strong`, or, where the darkest ink around (within about
     a digit) passes `strong` but only just, `share` of that ink's strength, never below `faintest`.
 
     A faint writer's strokes (a pencil, a pale pen, a washed-out photo) vary in strength along the
     stroke; with one threshold for the sheet, their thinner parts fall below it and digits break into
     pieces. Paper grain never reaches `faintest`, so blank paper gains nothing. The drawn `lines`
-    (non-zero), with their blurred edges, are not writing and set no threshold around them.
+    (non-zero, about `width` px wide: `_line_width`), with their blurred edges, are not writing and set
+    no threshold around them.
     """
     size = max(15, (min(strength.shape) // 40) | 1)
     blurred = cv2.blur(strength, (3, 3))
@@ -125,17 +136,18 @@ def _local_strong(strength: Mask, *, strong: float, faintest: float, share: floa
         # A faint pencil line drawn next to a dark drawn line would otherwise lower the threshold all
         # along it, and squared paper's ruling beside the line (its stubs, a grid line running close
         # to it) then passes for ink: pieces of it were read as "1" and "4".
-        edge = _line_width(lines)
-        near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (edge, edge)))
-        blurred = np.where(near > 0, 0, blurred).astype(np.uint8)
+        near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width)))
+        blurred[near > 0] = 0
     # The neighbourhood's peak, from the 90th-percentile-like strength of a blurred stroke rather
     # than a single dark speck: a dilation of a slightly blurred image.
     peak = cv2.dilate(blurred, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-    local = np.clip(share * peak.astype(np.float32), faintest * 255.0, strong * 255.0)
+    # The threshold depends on the peak alone: worked out once for each of its 256 values.
+    levels = np.arange(256, dtype=np.uint8)
+    table = np.clip(share * levels.astype(np.float32), faintest * 255.0, strong * 255.0)
     # Only next to ink that passes the sheet's own threshold somewhere: faint things alone (the
     # ruling of squared paper, a shadow's edge) keep the full threshold.
-    local[peak < strong * 255.0] = strong * 255.0
-    return np.asarray(local, np.uint8)
+    table[levels < strong * 255.0] = strong * 255.0
+    return np.asarray(cv2.LUT(peak, np.asarray(table, np.uint8)), np.uint8)
 
 
 def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: float = 0.5,
@@ -148,13 +160,18 @@ def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: fl
     stops faint things that run on (the ruling of squared paper, a pencil guide line) from joining
     the digits they pass into one long blob.
     """
-    strong_mask = (strength >= strong).astype(np.uint8)
     disk = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
-    near = cv2.dilate(strong_mask, disk)
-    low: npt.NDArray[np.float32] | float = float(weak)
     if isinstance(strong, np.ndarray):
-        low = np.minimum(strong.astype(np.float32) * weak_share, float(weak))
-    return np.where((strength >= low) & (near > 0), 255, 0).astype(np.uint8)
+        near = cv2.dilate(cv2.compare(strength, strong, cv2.CMP_GE), disk)
+        # The weak threshold depends on the strong one alone: a table over its 256 values, rounded up
+        # (a whole-numbered strength passes a fractional threshold exactly when it passes its ceiling).
+        levels = np.arange(256, dtype=np.uint8).astype(np.float32)
+        table = np.ceil(np.minimum(levels * weak_share, float(weak))).astype(np.uint8)
+        passes = cv2.compare(strength, cv2.LUT(strong, table), cv2.CMP_GE)
+    else:
+        near = cv2.dilate(_at_least(strength, int(np.ceil(strong))), disk)
+        passes = _at_least(strength, weak)
+    return np.asarray(cv2.bitwise_and(passes, near), np.uint8)
 
 
 def _straight_lines(mask: Mask, *, length: float) -> Mask:
@@ -164,14 +181,14 @@ def _straight_lines(mask: Mask, *, length: float) -> Mask:
     size = max(60, int(length))
     # Thicken across each direction first, so a ruling a degree off level still gives unbroken runs.
     across = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 3)))
-    level = cv2.morphologyEx(across, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (size, 1)))
+    level = opening(across, cv2.getStructuringElement(cv2.MORPH_RECT, (size, 1)))
     across = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 1)))
-    upright = cv2.morphologyEx(across, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, size)))
+    upright = opening(across, cv2.getStructuringElement(cv2.MORPH_RECT, (1, size)))
     found = np.asarray(np.maximum(level, upright) & mask, np.uint8)
     # Slanting drawn lines (spokes the zone stage missed): long, straight and unbroken.
     # Looked for at half size (four times faster), where a thin line is still unbroken.
     half = cv2.resize(mask, (mask.shape[1] // 2, mask.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    half = np.where(half >= 64, 255, 0).astype(np.uint8)
+    half = _at_least(np.asarray(half, np.uint8), 64)
     segments = cv2.HoughLinesP(half, 1, np.pi / 180, threshold=size // 2, minLineLength=size // 2,
                                maxLineGap=1)
     if segments is not None:
@@ -188,35 +205,73 @@ def _straight_lines(mask: Mask, *, length: float) -> Mask:
     return found
 
 
-def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | None = None) -> Mask:
+def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | None = None,
+                  drawn_width: int | None = None) -> Mask:
     """Take the lines out of `mask`, keeping line pixels where handwriting crosses a line.
 
-    With `drawn` (the sheet's drawn lines), blobs that lie mostly along those lines and cross none
-    are dropped too: the fringe of a line wider or more wobbly than its mask.
+    With `drawn` (the sheet's drawn lines, `drawn_width` their `_line_width`), blobs that lie mostly
+    along those lines and cross none are dropped too: the fringe of a line wider or more wobbly than
+    its mask.
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
-    without = np.where(lines > 0, 0, mask).astype(np.uint8)
+    off_lines = cv2.compare(lines, np.zeros_like(lines), cv2.CMP_EQ)
+    without = np.asarray(cv2.bitwise_and(mask, off_lines), np.uint8)
     # A piece of line belongs to the handwriting when handwriting crosses it: ink reaches it from off
     # the line on two sides (two separate off-line pieces). A digit that only touches a line gets
     # nothing back, so no stub of line is left beside it looking like a "1".
     width = _line_width(lines)
     reach = cv2.dilate(without, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width)))
-    crossing = ((mask > 0) & (lines > 0) & (reach > 0)).astype(np.uint8)
-    count, pieces = cv2.connectedComponents(crossing, connectivity=8)
-    sides_count, sides = cv2.connectedComponents(without, connectivity=8)
+    crossing = cv2.bitwise_and(cv2.bitwise_and(mask, lines), reach)
+    count, found_pieces = cv2.connectedComponents(crossing, connectivity=8)
+    pieces = np.asarray(found_pieces, np.int32)
+    sides_count, found_sides = cv2.connectedComponents(without, connectivity=8)
+    sides = np.asarray(found_sides, np.int32)
     keep = np.zeros(max(count, 1), dtype=bool)
     crossed_sides = np.zeros(max(sides_count, 1), dtype=bool)
     if count > 1:
-        grown = np.asarray(cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8)), np.int64)
-        touching = (grown > 0) & (sides > 0)
-        pairs = np.unique(np.stack([grown[touching], sides[touching]]), axis=1)
+        pairs = _touching(pieces, sides)
         keep = np.bincount(pairs[0], minlength=count) >= 2
         keep[0] = False
         crossed_sides[pairs[1][keep[pairs[0]]]] = True
     if drawn is not None:
-        blobs = np.asarray(sides, np.int32)
-        without = _drop_line_fringes(without, blobs, sides_count, drawn, _line_width(drawn), crossed_sides)
-    return np.where(keep[pieces], 255, without).astype(np.uint8)
+        width = drawn_width if drawn_width is not None else _line_width(drawn)
+        without = _drop_line_fringes(without, sides, sides_count, drawn, width, crossed_sides)
+    if not keep.any():
+        return without
+    return np.asarray(cv2.bitwise_or(without, np.take(np.where(keep, 255, 0).astype(np.uint8), pieces)),
+                      np.uint8)
+
+
+def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+    """The distinct (piece, side) label pairs (2 × K) where a pixel of side lies within one pixel
+    (8-neighbourhood) of piece; where a side's pixel is that near to several pieces, only the one with
+    the highest label counts (as a grey dilation of the piece labels would give).
+
+    The pieces are few and small (where handwriting meets a line), so only their neighbourhoods are
+    looked at rather than the whole sheet.
+    """
+    h, w = pieces.shape
+    points = cv2.findNonZero(np.asarray(pieces > 0, np.uint8))
+    if points is None:
+        return np.zeros((2, 0), np.int64)
+    xs, ys = (np.asarray(points, np.int64).reshape(-1, 2)).T
+    labels = pieces[ys, xs].astype(np.int64)
+    dy, dx = (d.ravel() for d in np.mgrid[-1:2, -1:2])
+    ty, tx = (ys[:, None] + dy[None, :]).ravel(), (xs[:, None] + dx[None, :]).ravel()
+    near = np.repeat(labels, 9)
+    inside = (ty >= 0) & (ty < h) & (tx >= 0) & (tx < w)
+    flat = ty[inside] * w + tx[inside]
+    near = near[inside]
+    side = sides.ravel()[flat].astype(np.int64)
+    on_side = side > 0
+    flat, near, side = flat[on_side], near[on_side], side[on_side]
+    if flat.size == 0:
+        return np.zeros((2, 0), np.int64)
+    # The highest piece label at each side pixel: sort by pixel, then label, and take each pixel's last.
+    order = np.lexsort((near, flat))
+    flat, near, side = flat[order], near[order], side[order]
+    last = np.append(flat[1:] != flat[:-1], True)
+    return np.asarray(np.unique(np.stack([near[last], side[last]]), axis=1), np.int64)
 
 
 def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, lines: Mask, width: int,
@@ -226,12 +281,16 @@ def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, 
         return without
     # A square reach (separable, so fast) is close enough to a round one here.
     near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1)))
-    inked = blobs > 0
-    total = np.bincount(blobs[inked], minlength=count)
-    close = np.bincount(blobs[inked & (near > 0)], minlength=count)
+    # Counted over the whole sheet (the paper's count, under label 0, is never used): far faster than
+    # picking the inked pixels out first.
+    total = np.bincount(blobs.ravel(), minlength=count)
+    beside = np.asarray(cv2.bitwise_and(blobs, blobs, mask=near), np.int32)
+    close = np.bincount(beside.ravel(), minlength=count)
     drop = (close > share * np.maximum(total, 1)) & ~keep
     drop[0] = False
-    return np.where(drop[blobs], 0, without).astype(np.uint8)
+    if not drop.any():
+        return without
+    return np.where(np.take(drop, blobs), 0, without).astype(np.uint8)
 
 
 def _line_width(lines: Mask) -> int:
@@ -246,15 +305,10 @@ def _line_width(lines: Mask) -> int:
 
 def _drop_long_blobs(mask: Mask, *, max_length: float) -> Mask:
     """Remove connected blobs longer than `max_length` (lines, edges), keeping everything else."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count <= 1:
+    drop = long_blobs(mask, max_length)
+    if drop is None:
         return mask
-    long_side = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    drop = long_side > max_length
-    drop[0] = False
-    if not drop.any():
-        return mask
-    return np.where(drop[labels], 0, mask).astype(np.uint8)
+    return np.where(drop, 0, mask).astype(np.uint8)
 
 
 def _stroke_width(mask: Mask) -> float:

@@ -11,6 +11,7 @@ A printed form's layout and rotation are known from its markers already.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -24,7 +25,7 @@ from sheetscan.vision._bend import Displacement, fit_displacement, trace_band
 from sheetscan.vision._debug import DebugSink, emit, wants
 from sheetscan.vision._layout_choice import choose_layout, layout_geometry, measured_proportions
 from sheetscan.vision._layout_fit import Ring, fit_ring, measure
-from sheetscan.vision._lines import dark_ratio, hanging_pieces, hysteresis, local_ink
+from sheetscan.vision._lines import below, dark_ratio, hanging_pieces, hysteresis, local_ink, long_blobs
 from sheetscan.vision.sheet import RectifiedSheet, to_photo_points
 
 __all__ = ["SheetZones", "ZoneRegion", "draw_zones", "locate_zones", "to_photo_points"]
@@ -228,7 +229,7 @@ def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width:
         if channel == "max":
             # Rulings keep ~0.85-0.9 of the paper's brightness in this channel: stay below them.
             contrast = min(contrast, 0.8)
-        candidate = np.where(ratio < contrast, 255, 0).astype(np.uint8)
+        candidate = below(ratio, contrast)
         inside = candidate[top:bottom, left:right]
         found[channel] = (float(np.count_nonzero(inside)) / max(1, inside.size), candidate, ratio, contrast)
     # Decision: the brightest channel only when it shows clearly less "ink" (under two thirds): then
@@ -390,12 +391,10 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
     # found that way are kept only when long (no digit is 0.1 of the sheet long).
     rest = cv2.bitwise_and(faint, cv2.bitwise_not(cv2.dilate(first, np.ones((3, 3), np.uint8))))
     second = cv2.bitwise_and(rest, traced(polylines, search, u8(rest)))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(second, connectivity=8)
-    if count > 1:
-        longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-        keep = longest >= 0.1 * max(mask.shape)
-        keep[0] = False
-        out = np.maximum(out, np.where(keep[labels], 255, 0).astype(np.uint8))
+    # A whole-pixel length is at least the bound when it exceeds the whole number just under it.
+    long = long_blobs(u8(second), math.ceil(0.1 * max(mask.shape)) - 1)
+    if long is not None:
+        out = np.maximum(out, np.where(long, 255, 0).astype(np.uint8))
     ring = fit_ring(faint, circle, line_width=line_width, exclude=band)
     ring_band = np.zeros_like(mask)
     if ring is not None:
