@@ -22,13 +22,23 @@ def test_the_sample_truth_is_the_replayed_game(truth: dict[str, Any], replayed: 
     assert truth["sheet"] == replayed["sheet"]
 
 
-def test_as_scanned_the_sample_cannot_be_settled_and_the_page_says_why(client: FlaskClient) -> None:
+def test_a_sheet_whose_total_goes_down_is_not_settled_and_the_page_says_why(
+        app: Flask, client: FlaskClient, truth: dict[str, Any], replayed: dict[str, Any]) -> None:
+    # The true sheet with Anna's fourth pulka number typed 5 instead of 10 (her pulka: 2 4 6 10 …).
+    assert truth["sheet"]["zones"]["Anna"]["pulka"][:4] == [2, 4, 6, 10]
+    zones = stored(app).scan["zones"]
+    zone = next(zi for zi, z in enumerate(zones) if (z["player"], z["kind"]) == (0, "pulka"))
+    fields = truth_fields(app, truth["sheet"], replayed["price"]) | {f"z{zone}-3-value": "5"}
+    assert client.post("/sheets/1", data=fields).status_code == 303
     response = client.get("/sheets/1/settlement")
     assert response.status_code == 422
     page = html.unescape(response.get_data(as_text=True))
-    assert "cannot be settled yet" in page and "never goes down" in page
+    assert "cannot be settled yet" in page
+    assert "<li>Anna's pulka: 5 follows 6, but a running total never goes down</li>" in page
     as_json = client.get("/sheets/1/settlement.json")
-    assert as_json.status_code == 422 and as_json.get_json()["problems"]
+    assert as_json.status_code == 422
+    problem = "Anna's pulka: 5 follows 6, but a running total never goes down"
+    assert as_json.get_json() == {"problems": [problem]}
 
 
 def test_corrected_to_the_truth_it_settles_as_the_replayed_game(app: Flask, client: FlaskClient,
