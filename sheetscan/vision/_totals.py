@@ -2,10 +2,12 @@
 (stage 5, with the recogniser).
 
 - `choose_angles`: each block's writing angle, by how confidently and in order a few of its numbers
-  read at each candidate angle (the other angles first on a peek of three numbers);
-- `choose_cuts`: every way of cutting a number's glyphs into digits, and of reading it as two numbers
-  whose dot was lost, is read in one batch; along each zone the ways are chosen together (Viterbi)
-  for the most likely readings whose totals move the zone's way, in steps no bigger than totals move.
+  read at each candidate angle (the other angles first on a peek of three numbers, and not even that
+  when the first of them already reads too badly to compete);
+- `choose_cuts`: every way of cutting a number's glyphs into digits (joining two that may be pieces
+  of one digit, too), and of reading it as two numbers whose dot was lost, is read in one batch;
+  along each zone the ways are chosen together (Viterbi) for the most likely readings whose totals
+  move the zone's way, in steps no bigger than totals move.
   Only numbers that could change are read again, and a way that swallowed a "1" another way finds
   is worth less (the network reads "13" run together as a sure 3);
 - `DigitCache`: every digit crop goes through the network once, whichever pass asks for it.
@@ -251,25 +253,32 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
     To read fewer crops, the other angles are first read on `peek` numbers only; an angle whose
     peek scores `margin` or more below the usual angle is not read further (a few numbers read the
     wrong way round rarely read confidently and in order, and `margin` allows for the noise of a
-    short sample). Everything goes through the recogniser in two batches.
+    short sample). Of the peek, the first number is read first: when even the best the others could
+    read (`_best_score`) leaves the angle `margin` below, the others are not read (the choice is the
+    same). Everything goes through the recogniser in three batches.
     """
     first: list[NumberToken] = []
     for candidates, _ in blocks:
         for i, (_, numbers) in enumerate(candidates):
-            first.extend(numbers[:sample if i == 0 else peek])
+            first.extend(numbers[:sample if i == 0 else 1])
     read = dict(zip(map(id, first), cache.read(first), strict=True))
 
     def score(numbers: Sequence[NumberToken], count: int, rising: bool) -> float:
         head = numbers[:count]
         return _score([read[id(t)] for t in head], crossed=[t.crossed_out for t in head], rising=rising)
 
-    rivals: list[list[int]] = []
-    usual: list[float] = []
-    for candidates, rising in blocks:
-        usual.append(score(candidates[0][1], sample, rising) + bonus if candidates else -math.inf)
-        # (`numbers[:peek + 1]`: how many there are is known only once all are cut.)
-        rivals.append([i for i, (_, numbers) in enumerate(candidates) if i > 0 and (
-            len(numbers[:peek + 1]) <= peek or score(numbers, peek, rising) > usual[-1] - margin)])
+    usual = [score(candidates[0][1], sample, rising) + bonus if candidates else -math.inf
+             for candidates, rising in blocks]
+    # (`numbers[:peek + 1]`: how many there are is known only once all are cut.)
+    hopeful = [[i for i, (_, numbers) in enumerate(candidates) if i > 0 and (
+        len(numbers[:peek + 1]) <= peek or _best_score(read[id(numbers[0])], numbers[:peek], cache)
+        > head - margin)] for (candidates, _), head in zip(blocks, usual, strict=True)]
+    rest = [t for (candidates, _), rival in zip(blocks, hopeful, strict=True) for i in rival
+            for t in candidates[i][1][1:peek]]
+    read.update(zip(map(id, rest), cache.read(rest), strict=True))
+    rivals = [[i for i in rival if len(candidates[i][1][:peek + 1]) <= peek
+               or score(candidates[i][1], peek, rising) > head - margin]
+              for (candidates, rising), rival, head in zip(blocks, hopeful, usual, strict=True)]
     more = [t for (candidates, _), rival in zip(blocks, rivals, strict=True) for i in rival
             for t in candidates[i][1][peek:sample]]
     read.update(zip(map(id, more), cache.read(more), strict=True))
@@ -285,6 +294,22 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
                 best, pick = value, i
         chosen.append(candidates[pick])
     return chosen
+
+
+def _best_score(first: NumberReading, numbers: Sequence[NumberToken], cache: DigitCache) -> float:
+    """The highest `_score` `numbers` could reach, their first read as `first` and the others not
+    yet read: the others at confidence 1 with no leading zero, the totals all in order, and as many
+    digits each as it has digit boxes (a recogniser that reads by digit gives one reading a box;
+    any other, at most 3)."""
+    logs = math.log(max(_confidence(first), 1e-6)) if first.candidates else math.log(1e-6)
+    digits = len(first.digits)
+    zero = int(bool(first.candidates) and digits > 1 and int(first.candidates[0][0]) < 10 ** (digits - 1))
+    by_digit = getattr(cache.recognizer, "reads_by_digit", False)
+    lengths = [min(len(first.digits), 3)] + [min(len(t.image.digit_boxes), 3) if by_digit else 3
+                                             for t in numbers[1:]]
+    count = len(numbers)
+    # Readings above 1 by rounding: the others' logs are taken as a hair above 0.
+    return (logs + 1e-9 * count) / count + 1.0 - 2.0 * zero / count + 0.3 * (sum(lengths) / count - 1.0)
 
 
 def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool = False) -> float:

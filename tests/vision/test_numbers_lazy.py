@@ -12,8 +12,11 @@ import numpy as np
 import pytest
 
 from sheetscan.vision import numbers as numbers_module
+from sheetscan.vision._recog_types import crop_digits
+from sheetscan.vision._totals import DigitCache, choose_angles
 from sheetscan.vision.ink import find_ink
-from sheetscan.vision.numbers import find_numbers, read_numbers
+from sheetscan.vision.numbers import NumberToken, find_numbers, read_numbers
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 from tests.vision._handwriting import TemplateReader, Writer, blank, to_bgr, whole, write_line
 
 # Twelve running totals in two rows: more than the ten a block is sampled on to choose its angle.
@@ -56,3 +59,47 @@ def test_a_block_written_upside_down_is_read_in_full() -> None:
     (zone,) = result.zones
     assert zone.angles == (180,)
     assert [n.value for n in zone.numbers] == VALUES
+
+
+class _Counting:
+    """Reads a one-box number by its box's width (`table[width]`: digit, probability); counts crops."""
+
+    name = "counting"
+    reads_by_digit = True
+
+    def __init__(self, table: dict[int, tuple[int, float]]) -> None:
+        self.table = table
+        self.widths: list[int] = []
+
+    def read_digits(self, crops: list[np.ndarray]) -> list[DigitReading]:
+        self.widths.extend(crop.shape[1] for crop in crops)
+        return [DigitReading(((self.table[c.shape[1]][0], self.table[c.shape[1]][1]),),
+                             1.0 - self.table[c.shape[1]][1]) for c in crops]
+
+    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
+        return [read_number(self.read_digits(crop_digits(n))) for n in numbers]
+
+
+def _one_box(width: int) -> NumberToken:
+    quad = ((0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0))
+    image = NumberImage(gray=np.full((40, 40), 200, np.uint8), digit_boxes=((0, 0, width, 40),))
+    return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False, image=image,
+                       digit_size=(40.0, 24.0))
+
+
+def test_another_angle_is_read_no_further_than_it_could_matter() -> None:
+    # The usual angle reads 2, 4, 6, 8 surely and in order: mean log-confidence about 0, all steps
+    # up (+1), one digit each (+0): 1.0, with the usual angle's bonus 1.25. Turned, the first number
+    # reads at 0.001: even if the next two read surely and in order, that angle scores at most
+    # ln(0.001) / 3 + 1 = -1.3, far below 1.25 - 0.6: its other numbers are never read. When its
+    # first reads surely it competes (3, 5, 7 score 1.0 > 0.65), and the rest of it is read.
+    table = {20: (2, 0.99), 21: (4, 0.99), 22: (6, 0.99), 23: (8, 0.99), 30: (1, 0.001), 31: (5, 0.99),
+             32: (7, 0.99), 33: (9, 0.99), 34: (3, 0.99)}
+    usual = tuple(_one_box(w) for w in (20, 21, 22, 23))
+    for first, read_further in ((30, False), (34, True)):
+        reader = _Counting(table)
+        turned = tuple(_one_box(w) for w in (first, 31, 32, 33))
+        ((angle, _),) = choose_angles([(((0, usual), (180, turned)), False)], DigitCache(reader))
+        assert angle == 0
+        assert ({31, 32, 33} <= set(reader.widths)) == read_further
+        assert read_further or not {31, 32, 33} & set(reader.widths)
