@@ -1,7 +1,8 @@
 """The web app's storage: one SQLite table of scanned sheets (stdlib `sqlite3`, schema made on start).
 
 Each row keeps the photo's bytes, the scan result (`sheetscan.scan/1`) exactly as the scanner wrote it,
-the user's review (the corrected numbers, names, target, variant and price; see `_review`), a version
+the user's review (the corrected numbers, names, target, variant and price; see `_review`), the sheet
+that review spells (`sheetscan.sheet/1`, written with it: readable with plain SQL), a version
 number that every save raises by one, and when the row was made and last changed.
 
 Saves are optimistic: `save_review` writes only when the row still has the version the user's edit
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS sheets (
     photo_type TEXT NOT NULL,
     scan TEXT NOT NULL,
     review TEXT NOT NULL,
+    sheet TEXT NOT NULL,
     version INTEGER NOT NULL DEFAULT 1,
     created TEXT NOT NULL,
     updated TEXT NOT NULL
@@ -110,14 +112,15 @@ class Store:
         return int(self._db.execute("SELECT COUNT(*) FROM sheets").fetchone()[0])
 
     def add(self, *, filename: str, photo: bytes, photo_type: str, scan: dict[str, Any],
-            review: Review) -> int:
+            review: Review, sheet: dict[str, Any]) -> int:
         """Store a freshly scanned photo at version 1; return its id."""
         now = _now()
         with self._db:
             cursor = self._db.execute(
-                "INSERT INTO sheets (filename, photo, photo_type, scan, review, version, created, updated)"
-                " VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                (filename, photo, photo_type, json.dumps(scan), json.dumps(review), now, now))
+                "INSERT INTO sheets (filename, photo, photo_type, scan, review, sheet, version, created,"
+                " updated) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                (filename, photo, photo_type, json.dumps(scan), json.dumps(review), json.dumps(sheet), now,
+                 now))
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
@@ -138,21 +141,27 @@ class Store:
         return StoredSheet(row["id"], row["filename"], row["photo_type"], json.loads(row["scan"]),
                            json.loads(row["review"]), row["version"], row["created"], row["updated"])
 
+    def sheet(self, sheet_id: int) -> dict[str, Any] | None:
+        """The sheet (`sheetscan.sheet/1`) the stored review spells, or None."""
+        row = self._db.execute("SELECT sheet FROM sheets WHERE id = ?", (sheet_id,)).fetchone()
+        return None if row is None else dict(json.loads(row["sheet"]))
+
     def photo(self, sheet_id: int) -> tuple[bytes, str] | None:
         """The photo's bytes and media type, or None."""
         row = self._db.execute("SELECT photo, photo_type FROM sheets WHERE id = ?", (sheet_id,)).fetchone()
         return None if row is None else (bytes(row["photo"]), str(row["photo_type"]))
 
-    def save_review(self, sheet_id: int, review: Review, *, based_on: int) -> int:
-        """Store `review` if the sheet is still at version `based_on`; return the new version.
+    def save_review(self, sheet_id: int, review: Review, sheet: dict[str, Any], *, based_on: int) -> int:
+        """Store `review` and its `sheet` if the sheet is still at version `based_on`; return the new version.
 
         Raises `Conflict` (with the stored sheet) when someone saved since, `KeyError` when there is
         no such sheet.
         """
         with self._db:
             cursor = self._db.execute(
-                "UPDATE sheets SET review = ?, version = version + 1, updated = ?"
-                " WHERE id = ? AND version = ?", (json.dumps(review), _now(), sheet_id, based_on))
+                "UPDATE sheets SET review = ?, sheet = ?, version = version + 1, updated = ?"
+                " WHERE id = ? AND version = ?",
+                (json.dumps(review), json.dumps(sheet), _now(), sheet_id, based_on))
         if cursor.rowcount == 1:
             return based_on + 1
         current = self.get(sheet_id)

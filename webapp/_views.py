@@ -53,8 +53,9 @@ def import_photo(target: Store, data: bytes, filename: str, *, variant: str | No
                  players: int | None = None) -> int:
     """Scan a photo and store it with a fresh review; return the sheet's id. Raises `UploadError`."""
     kind, scan = scan_photo(current_app.config["SCANNER"], data, filename, variant=variant, players=players)
-    return target.add(filename=filename, photo=data, photo_type=kind, scan=scan,
-                      review=review_from_scan(scan))
+    review = review_from_scan(scan)
+    return target.add(filename=filename, photo=data, photo_type=kind, scan=scan, review=review,
+                      sheet=check_review(review, scan).sheet)
 
 
 def _variant_names() -> list[str]:
@@ -208,7 +209,7 @@ def save(sheet_id: int) -> Any:
         return _review_page(sheet, form, status=422, message=f"Not saved: {message}.",
                             field_errors=_field_errors(form, sheet))
     try:
-        version = store().save_review(sheet_id, yours, based_on=form.version)
+        version = store().save_review(sheet_id, yours, check_review(yours, scan).sheet, based_on=form.version)
     except Conflict as conflict:
         theirs = conflict.current
         form.version = theirs.version  # saving again now replaces their version, knowingly
@@ -256,9 +257,10 @@ def settlement_json(sheet_id: int) -> Any:
 @blueprint.get("/sheets/<int:sheet_id>/sheet.json")
 def sheet_json(sheet_id: int) -> Any:
     """The saved sheet as `sheetscan.sheet/1` (for `sheetscan settle`), with its problems if any."""
-    sheet = _stored(sheet_id)
-    checked = check_review(sheet.review, sheet.scan)
-    response = current_app.json.response(checked.sheet)
+    saved = store().sheet(sheet_id)
+    if saved is None:
+        abort(404, description=f"There is no sheet {sheet_id}.")
+    response = current_app.json.response(saved)
     response.headers["Content-Disposition"] = f"attachment; filename=sheet-{sheet_id}.json"
     return response
 

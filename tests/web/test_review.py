@@ -231,7 +231,7 @@ def test_a_guessed_rotation_is_pointed_out(app: Flask, client: FlaskClient) -> N
     store = Store(app.config["DATABASE"])
     try:
         sheet_id = store.add(filename="guess.jpg", photo=b"\xff\xd8\xff", photo_type="image/jpeg", scan=scan,
-                             review=review_from_scan(scan))
+                             review=review_from_scan(scan), sheet={})
     finally:
         store.close()
     assert 'id="rotation-guess"' in client.get(f"/sheets/{sheet_id}").get_data(as_text=True)
@@ -266,7 +266,7 @@ def test_corrections_the_reconciliation_proposes_are_offered(app: Flask, client:
     store = Store(app.config["DATABASE"])
     try:
         sheet_id = store.add(filename="r.jpg", photo=b"\xff\xd8\xff", photo_type="image/jpeg", scan=scan,
-                             review=review_from_scan(scan))
+                             review=review_from_scan(scan), sheet={})
     finally:
         store.close()
     raw = client.get(f"/sheets/{sheet_id}").get_data(as_text=True)
