@@ -107,6 +107,11 @@ def test_open_the_sample_correct_it_save_and_settle(page: Page, live_server: str
     unsure.click()
     assert page.evaluate("document.activeElement.name") == f"{key}-value"
     assert "active" in (unsure.get_attribute("class") or "")
+    # The loupe shows that part of the photo enlarged, turned by the scan's rotation (sheet upright).
+    assert page.is_visible("#loupe")
+    assert page.get_attribute("#loupe", "data-rotation") == str(scan["layout"]["rotation"])
+    turn = page.evaluate("document.querySelector('.loupe-view').style.transform")
+    assert turn == f"rotate({-scan['layout']['rotation']}deg)"
     # One of the scanner's alternatives is taken with a click.
     alternative = page.locator(f'li.number[data-key="{key}"] button.alt').first
     if alternative.count():
@@ -162,6 +167,10 @@ def test_two_people_save_the_same_sheet(browser: Browser, page: Page, live_serve
 
 def test_an_impossible_number_is_marked_at_its_field(page: Page, live_server: str, app: Flask) -> None:
     page.goto(live_server + "/sheets/1")
+    # Enter goes on to the next number rather than saving.
+    page.focus('input[name="z0-0-value"]')
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.name") == "z0-1-value" and "saved" not in page.url
     page.fill('input[name="z0-0-value"]', "-3")
     page.fill('input[name="z0-1-value"]', "40")
     # A number inserted after the first one gets a fresh key and stands second.

@@ -10,9 +10,39 @@
 
   function rowOf(element) { return element.closest("li.number"); }
 
+  // The photo's size in its own pixels (the boxes' coordinates), from the overlay's viewBox.
+  const svg = document.querySelector(".photo svg");
+  const [, , photoWidth, photoHeight] = svg ? svg.getAttribute("viewBox").split(" ").map(Number) : [0, 0, 0, 0];
+  const loupe = document.getElementById("loupe");
+
+  function magnify(rect) {
+    if (!loupe || !rect) { if (loupe) loupe.hidden = true; return; }
+    loupe.hidden = false;
+    const [x, y, w, h] = ["x", "y", "width", "height"].map((name) => Number(rect.getAttribute(name)));
+    const width = loupe.clientWidth, height = loupe.clientHeight;
+    // Show about four times the number's box around it, never more than twice the photo's own pixels.
+    const scale = Math.min(2, width / (4 * Math.max(w, h)), height / (3 * Math.max(w, h)));
+    // A square view around the number, turned so that the sheet stands upright (the scan's rotation),
+    // large enough to fill the loupe at any turn.
+    const side = Math.ceil(Math.hypot(width, height));
+    const view = loupe.firstElementChild;
+    Object.assign(view.style, {width: side + "px", height: side + "px", left: (width - side) / 2 + "px",
+                               top: (height - side) / 2 + "px",
+                               transform: "rotate(" + -Number(loupe.dataset.rotation) + "deg)"});
+    const left = (x + w / 2) * scale - side / 2, top = (y + h / 2) * scale - side / 2;
+    view.style.backgroundSize = photoWidth * scale + "px " + photoHeight * scale + "px";
+    view.style.backgroundPosition = -left + "px " + -top + "px";
+    const box = view.firstElementChild;
+    box.style.left = x * scale - left - 3 + "px";
+    box.style.top = y * scale - top - 3 + "px";
+    box.style.width = w * scale + 2 + "px";
+    box.style.height = h * scale + 2 + "px";
+  }
+
   function highlight(key, on) {
     const rect = boxes.get(key);
     if (rect) rect.classList.toggle("active", on);
+    if (on) magnify(rect);
   }
 
   function refresh(row) {
@@ -44,6 +74,15 @@
     row.querySelectorAll("[data-part]").forEach((input) => { input.name = key + "-" + input.dataset.part; });
     return row;
   }
+
+  // Enter in a number goes on to the next one, as on paper; the buttons save.
+  form.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !event.target.matches("input.value")) return;
+    event.preventDefault();
+    const fields = [...form.querySelectorAll("input.value")];
+    const next = fields[fields.indexOf(event.target) + 1];
+    if (next) { next.focus(); next.select(); }
+  });
 
   form.addEventListener("focusin", (event) => {
     const row = rowOf(event.target);
