@@ -52,6 +52,8 @@ class SheetSummary:
     """When it was uploaded (UTC, ISO 8601, seconds)."""
     updated: str
     """When it was last saved (UTC, ISO 8601, seconds)."""
+    players: tuple[str, ...]
+    """The players' names as last saved."""
 
 
 @dataclass(frozen=True)
@@ -127,9 +129,10 @@ class Store:
     def list(self) -> list[SheetSummary]:
         """Every sheet, newest first."""
         rows = self._db.execute(
-            "SELECT id, filename, version, created, updated FROM sheets ORDER BY id DESC").fetchall()
-        return [SheetSummary(row["id"], row["filename"], row["version"], row["created"], row["updated"])
-                for row in rows]
+            "SELECT id, filename, version, created, updated, json_extract(sheet, '$.players') AS players"
+            " FROM sheets ORDER BY id DESC").fetchall()
+        return [SheetSummary(row["id"], row["filename"], row["version"], row["created"], row["updated"],
+                             tuple(json.loads(row["players"] or "[]"))) for row in rows]
 
     def get(self, sheet_id: int) -> StoredSheet | None:
         """The sheet with this id, or None."""

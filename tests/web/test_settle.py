@@ -49,6 +49,7 @@ def test_corrected_to_the_truth_it_settles_as_the_replayed_game(app: Flask, clie
     assert response.status_code == 303 and response.headers["Location"] == "/sheets/1/settlement"
     assert client.get("/sheets/1/sheet.json").get_json() == replayed["sheet"]
     assert client.get("/sheets/1/settlement.json").get_json() == replayed["settlement"]
+    assert "<td>Anna, Boris, Vera</td>" in client.get("/").get_data(as_text=True)
     page = html.unescape(client.get("/sheets/1/settlement").get_data(as_text=True))
     payments = re.findall(r'data-from="([^"]+)" data-to="([^"]+)" data-whists="([^"]+)"', page)
     assert payments == [(p["from"], p["to"], p["whists"]) for p in replayed["settlement"]["payments"]]

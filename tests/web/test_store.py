@@ -33,6 +33,7 @@ def test_add_get_list_and_photo(store: Store) -> None:
     sheet = store.get(first)
     assert sheet is not None and sheet.scan == {"k": 1} and sheet.review == review(2) and sheet.version == 1
     assert [s.filename for s in store.list()] == ["b.png", "a.jpg"]
+    assert store.list()[0].players == ()
     assert store.photo(first) == (b"\xff\xd8\xffA", "image/jpeg")
     assert store.get(99) is None and store.photo(99) is None and store.sheet(99) is None
 
@@ -51,10 +52,12 @@ def test_saves_raise_the_version_and_a_stale_one_is_a_conflict(tmp_path: Path, s
     other = Store(tmp_path / "s.sqlite")  # a second user's connection
     assert store.save_review(sheet_id, review(6), {"v": 6}, based_on=1) == 2
     assert store.sheet(sheet_id) == {"v": 6}
+    assert store.save_review(sheet_id, review(7), {"players": ["A", "B", "C"]}, based_on=2) == 3
+    assert store.list()[0].players == ("A", "B", "C")
     with pytest.raises(Conflict) as caught:
         other.save_review(sheet_id, review(8), {}, based_on=1)
-    assert caught.value.current.version == 2 and caught.value.current.review == review(6)
-    assert other.save_review(sheet_id, review(8), {}, based_on=2) == 3
+    assert caught.value.current.version == 3 and caught.value.current.review == review(7)
+    assert other.save_review(sheet_id, review(8), {}, based_on=3) == 4
     with pytest.raises(KeyError):
         store.save_review(42, review(8), {}, based_on=1)
     other.close()
