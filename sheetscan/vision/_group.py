@@ -458,15 +458,13 @@ def _edge_strokes(piece: npt.NDArray[np.bool_], profile: npt.NDArray[np.float64]
     out: list[int] = []
     for flip in (False, True):
         tops, bottoms, columns = (top[::-1], bottom[::-1], profile[::-1]) if flip else (top, bottom, profile)
-        # The rows the part before each column spans (outer part = columns [0, c)).
+        # The rows the part before each column spans, and its thickest column (outer part = [0, c)).
         span = np.maximum.accumulate(bottoms) - np.minimum.accumulate(tops)
-        lo, hi = max(2, int(0.1 * w)), int(side * w)
-        best: int | None = None
-        for c in range(lo, hi + 1):
-            if (span[c - 1] >= tall * h and columns[c] < 0.6 * columns[:c].max()
-                    and (best is None or columns[c] < columns[best])):
-                best = c
-        if best is not None:
+        thickest = np.maximum.accumulate(columns)
+        cuts = np.arange(max(2, int(0.1 * w)), int(side * w) + 1)
+        fits = cuts[(span[cuts - 1] >= tall * h) & (columns[cuts] < 0.6 * thickest[cuts - 1])]
+        if fits.size:
+            best = int(fits[np.argmin(columns[fits])])
             out.append(w - best if flip else best)
     return out
 
