@@ -136,7 +136,7 @@ def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, flo
 
 
 def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, max_run: int, merge: int,
-               pad: float) -> U8:
+               pad: float, fill: float = 0.0, ends: F64 | None = None, end_reach: float = 0.0) -> U8:
     """255 over the drawn lines as they lie near each model polyline, followed place by place.
 
     A freehand line wanders off any smooth model by more than a line's width, and a line drawn twice
@@ -145,7 +145,10 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
     count as one run, so both strokes of a retraced line are taken. Runs wider than `max_run` or than
     1.5 times their line's usual run plus 2 px (a digit or a blot on the line) and places whose offset
     jumps away from their neighbours' (a digit next to a gap in the line) are left out. Each kept run
-    is painted `pad` px wider on both sides.
+    is painted `pad` px wider on both sides. With `fill`, a place left out within `fill` px of a kept
+    place of the same line running the same way, and within `end_reach` px of one of the points `ends`
+    (where the model's lines end and meet), takes that place's run (see `_borrowed`): the line goes on
+    where another meets it.
     """
     points, normals = _samples(polylines, step, 0.0)
     which = np.repeat(np.arange(len(polylines)), [len(_samples([line], step, 0.0)[0]) for line in polylines])
@@ -191,8 +194,42 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
     keep = ok & enough & (np.abs(centre - median) <= max(2.0, 0.5 * max_run))
     thickness = max(1, round(step) + 2)
     if keep.any():
-        near = points[keep] + (start[keep] - pad)[:, None] * normals[keep]
-        far = points[keep] + (end[keep] + pad)[:, None] * normals[keep]
+        source = np.where(keep, np.arange(len(keep)), -1)
+        if fill > 0 and ends is not None and len(ends):
+            borrowed = _borrowed(keep, which, points, normals, fill)
+            gap = np.hypot(points[:, None, 0] - ends[None, :, 0], points[:, None, 1] - ends[None, :, 1])
+            source = np.where(gap.min(axis=1) <= end_reach, borrowed, source)
+        painted = source >= 0
+        runs = source[painted]
+        near = points[painted] + (start[runs] - pad)[:, None] * normals[painted]
+        far = points[painted] + (end[runs] + pad)[:, None] * normals[painted]
         segments = np.round(np.stack([near, far], axis=1)).astype(np.int32)  # K × 2 × 2
         cv2.polylines(band, list(segments), False, 255, thickness)
     return u8(band)
+
+
+def _borrowed(keep: NDArray[np.bool_], which: NDArray[np.int64], points: F64, normals: F64, reach: float,
+              *, turn: float = 15.0) -> NDArray[np.int64]:
+    """For every place, the kept place whose run it is painted with: itself when kept; else the nearest
+    kept place before or after it on the same polyline, at most `reach` px away and turned at most
+    `turn` degrees from it (the same side of a rectangle, not the next one round a corner); else -1.
+
+    Where a spoke meets the frame, the run across either line takes in the other and is too wide to be
+    taken for line, so the place is left out; the drawn line still goes on there as it lay just before
+    and after. Left unmasked, the meeting of a spoke and the frame was read as a "7".
+    """
+    n = len(keep)
+    index = np.arange(n)
+    before = np.maximum.accumulate(np.where(keep, index, -1))
+    after = np.minimum.accumulate(np.where(keep, index, n)[::-1])[::-1]
+    best = np.where(keep, index, -1)
+    best_distance = np.where(keep, 0.0, np.inf)
+    cos_turn = float(np.cos(np.radians(turn)))
+    for other in (before, after):
+        j = np.clip(other, 0, n - 1)
+        distance = np.hypot(*(points[j] - points).T)
+        usable = ((other >= 0) & (other < n) & (which[j] == which) & (distance <= reach)
+                  & (np.sum(normals[j] * normals, axis=1) >= cos_turn) & (distance < best_distance))
+        best = np.where(usable, j, best)
+        best_distance = np.where(usable, distance, best_distance)
+    return np.asarray(best, np.int64)

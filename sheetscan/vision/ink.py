@@ -281,11 +281,9 @@ def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, 
         return without
     # A square reach (separable, so fast) is close enough to a round one here.
     near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1)))
-    # Counted over the whole sheet (the paper's count, under label 0, is never used): far faster than
-    # picking the inked pixels out first.
-    total = np.bincount(blobs.ravel(), minlength=count)
-    beside = np.asarray(cv2.bitwise_and(blobs, blobs, mask=near), np.int32)
-    close = np.bincount(beside.ravel(), minlength=count)
+    inked = blobs > 0
+    total = np.bincount(blobs[inked], minlength=count)
+    close = np.bincount(blobs[inked & (near > 0)], minlength=count)
     drop = (close > share * np.maximum(total, 1)) & ~keep
     drop[0] = False
     if not drop.any():
