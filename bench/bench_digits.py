@@ -1,6 +1,6 @@
 """Benchmark of the digit recognisers: the CNN against the Tesseract baseline, in one run.
 
-    python bench/bench_digits.py [--tesseract 500] [--numbers 2000] [--seed 7]
+    python bench/bench_digits.py [--tesseract 500] [--numbers 2000] [--seed 7] [--against OLD.onnx]
 
 Digits come only from MNIST's `validation` and `test` parts (never `train`). Each is measured
 - clean: the 28×28 MNIST image as it is;
@@ -11,12 +11,15 @@ Digits come only from MNIST's `validation` and `test` parts (never `train`). Eac
 Numbers: 2–3 digits pasted side by side (gaps from slightly overlapping to wide), degraded the same way.
 
 Tesseract is slow (one process per image), so it reads a seeded subset (`--tesseract`).
+`--against OLD.onnx` also reads every CNN row with an earlier network and times both networks'
+forward pass back to back in this process (milliseconds per crop in batches of 600, as a photo's).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +29,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from sheetscan.vision._digit_norm import normalise_digits
 from sheetscan.vision.mnist import load_mnist
 from sheetscan.vision.recognise import (
     MODEL_PATH,
@@ -239,6 +243,24 @@ def _number_row(name: str, task: str, read: Callable[[list[NumberImage]], list[N
                float(confidence.mean()), *_split(hits, confidence))
 
 
+def _time_networks(model: Path, against: Path, crops: list[U8], batch: int = 600, rounds: int = 15) -> None:
+    """Milliseconds per crop of each network's cv2.dnn forward pass alone (the normalised input made
+    once), the two run in turn on the same batches so that the machine's load hits both alike."""
+    blob = normalise_digits(crops[:batch])
+    nets = {path: cv2.dnn.readNetFromONNX(str(path)) for path in (model, against)}
+    times: dict[Path, list[float]] = {path: [] for path in nets}
+    for _ in range(rounds):
+        for path, net in nets.items():
+            started = time.perf_counter()
+            net.setInput(blob)
+            net.forward()
+            times[path].append(time.perf_counter() - started)
+    per_crop = {path: 1000 * statistics.median(t) / len(blob) for path, t in times.items()}
+    print(f"forward pass, median of {rounds} batches of {len(blob)}: {model} {per_crop[model]:.3f} "
+          f"ms/crop, against {against} {per_crop[against]:.3f} ms/crop "
+          f"(×{per_crop[model] / per_crop[against]:.2f})")
+
+
 def _percent(value: float) -> str:
     return "–" if math.isnan(value) else f"{100 * value:.2f}%"
 
@@ -250,6 +272,8 @@ def main() -> None:
     parser.add_argument("--numbers", type=int, default=2000, help="numbers the CNN reads")
     parser.add_argument("--digits", type=int, default=20000, help="validation+test digits the CNN reads")
     parser.add_argument("--model", type=Path, default=MODEL_PATH, help="ONNX model to measure")
+    parser.add_argument("--against", type=Path, default=None, metavar="ONNX",
+                        help="an earlier model: its rows and its forward time next to --model's")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
@@ -273,24 +297,41 @@ def main() -> None:
 
     cnn, tess = CnnRecognizer(args.model), TesseractRecognizer()
     cnn.read_digits(clean[:8])  # load the model outside the timing
+    baseline = args.tesseract > 0  # --tesseract 0: the CNN alone, without the baseline's rows
     rows = [
         _digit_row("cnn", "digit, clean", cnn.read_digits, clean, labels),
         _digit_row("cnn", "digit, photo-like", cnn.read_digits, photo, labels),
-        _digit_row("cnn", "digit, clean (subset)", cnn.read_digits, [clean[i] for i in subset],
-                   labels[subset]),
-        _digit_row("cnn", "digit, photo-like (subset)", cnn.read_digits, [photo[i] for i in subset],
-                   labels[subset]),
-        _digit_row("tesseract", "digit, clean (subset)", tess.read_digits, [clean[i] for i in subset],
-                   labels[subset]),
-        _digit_row("tesseract", "digit, photo-like (subset)", tess.read_digits, [photo[i] for i in subset],
-                   labels[subset]),
+    ]
+    if baseline:
+        rows += [
+            _digit_row("cnn", "digit, clean (subset)", cnn.read_digits, [clean[i] for i in subset],
+                       labels[subset]),
+            _digit_row("cnn", "digit, photo-like (subset)", cnn.read_digits, [photo[i] for i in subset],
+                       labels[subset]),
+            _digit_row("tesseract", "digit, clean (subset)", tess.read_digits, [clean[i] for i in subset],
+                       labels[subset]),
+            _digit_row("tesseract", "digit, photo-like (subset)", tess.read_digits,
+                       [photo[i] for i in subset], labels[subset]),
+        ]
+    rows += [
         _number_row("cnn", "number, clean", cnn.read_numbers, numbers_clean, values),
         _number_row("cnn", "number, photo-like", cnn.read_numbers, numbers_photo, values),
-        _number_row("tesseract", "number, clean (subset)", tess.read_numbers, numbers_clean[few],
-                    values[few]),
-        _number_row("tesseract", "number, photo-like (subset)", tess.read_numbers, numbers_photo[few],
-                    values[few]),
     ]
+    if baseline:
+        rows += [
+            _number_row("tesseract", "number, clean (subset)", tess.read_numbers, numbers_clean[few],
+                        values[few]),
+            _number_row("tesseract", "number, photo-like (subset)", tess.read_numbers, numbers_photo[few],
+                        values[few]),
+        ]
+    if args.against is not None:
+        old = CnnRecognizer(args.against)
+        rows += [
+            _digit_row("cnn (against)", "digit, clean", old.read_digits, clean, labels),
+            _digit_row("cnn (against)", "digit, photo-like", old.read_digits, photo, labels),
+            _number_row("cnn (against)", "number, clean", old.read_numbers, numbers_clean, values),
+            _number_row("cnn (against)", "number, photo-like", old.read_numbers, numbers_photo, values),
+        ]
     print()
     print(f"| recognizer | task | n | accuracy | top-3 | mean conf. | conf ≥ {CONFIDENT}: share | "
           "its accuracy | items/s |")
@@ -310,6 +351,8 @@ def main() -> None:
         noise = np.mean([r.noise for r in readings])
         print(f"cnn, {len(crops)} digits 2–7 and 9 {label}: read with confidence ≥ {CONFIDENT}: "
               f"{100 * sure:.1f}%, mean noise probability {noise:.3f}")
+    if args.against is not None:
+        _time_networks(args.model, args.against, photo)
     by = {(r.recognizer, r.task.replace(" (subset)", "")): r for r in rows if "subset" in r.task or
           r.recognizer == "tesseract"}
     print()
