@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import nearest_run_spans, nearest_runs
 
-__all__ = ["Displacement", "fit_displacement", "trace_band"]
+__all__ = ["Displacement", "fit_displacement", "trace_band", "trace_bands"]
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
@@ -137,7 +137,18 @@ def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, flo
 
 def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, max_run: int, merge: int,
                pad: float, fill: float = 0.0, ends: F64 | None = None, end_reach: float = 0.0) -> U8:
-    """255 over the drawn lines as they lie near each model polyline, followed place by place.
+    """255 over the drawn lines as they lie near each model polyline, followed place by place (the
+    union of `trace_bands`' two bands)."""
+    traced, filled = trace_bands(mask, polylines, search=search, step=step, max_run=max_run, merge=merge,
+                                 pad=pad, fill=fill, ends=ends, end_reach=end_reach)
+    return u8(np.maximum(traced, filled))
+
+
+def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, max_run: int, merge: int,
+                pad: float, fill: float = 0.0, ends: F64 | None = None, end_reach: float = 0.0
+                ) -> tuple[U8, U8]:
+    """255 over the drawn lines as they lie near each model polyline, followed place by place: the
+    places traced, and apart from them the places filled in (see `fill`).
 
     A freehand line wanders off any smooth model by more than a line's width, and a line drawn twice
     is two strokes side by side. At every `step` px along each polyline, the run of ink nearest the
@@ -153,8 +164,9 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
     points, normals = _samples(polylines, step, 0.0)
     which = np.repeat(np.arange(len(polylines)), [len(_samples([line], step, 0.0)[0]) for line in polylines])
     band = np.zeros_like(mask)
+    filled = np.zeros_like(mask)
     if len(points) == 0:
-        return band
+        return band, filled
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (merge, merge))
     fat = u8(cv2.dilate(mask, kernel)) if merge > 1 else mask
     ink, offsets = _ink_across(fat, points, normals, search)
@@ -193,19 +205,21 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
         median[enough] = np.nanmedian(around[enough], axis=1)
     keep = ok & enough & (np.abs(centre - median) <= max(2.0, 0.5 * max_run))
     thickness = max(1, round(step) + 2)
-    if keep.any():
-        source = np.where(keep, np.arange(len(keep)), -1)
-        if fill > 0 and ends is not None and len(ends):
-            borrowed = _borrowed(keep, which, points, normals, fill)
-            gap = np.hypot(points[:, None, 0] - ends[None, :, 0], points[:, None, 1] - ends[None, :, 1])
-            source = np.where(gap.min(axis=1) <= end_reach, borrowed, source)
-        painted = source >= 0
-        runs = source[painted]
-        near = points[painted] + (start[runs] - pad)[:, None] * normals[painted]
-        far = points[painted] + (end[runs] + pad)[:, None] * normals[painted]
-        segments = np.round(np.stack([near, far], axis=1)).astype(np.int32)  # K × 2 × 2
-        cv2.polylines(band, list(segments), False, 255, thickness)
-    return u8(band)
+    if not keep.any():
+        return band, filled
+    source = np.where(keep, np.arange(len(keep)), -1)
+    if fill > 0 and ends is not None and len(ends):
+        borrowed = _borrowed(keep, which, points, normals, fill)
+        gap = np.hypot(points[:, None, 0] - ends[None, :, 0], points[:, None, 1] - ends[None, :, 1])
+        source = np.where(gap.min(axis=1) <= end_reach, borrowed, source)
+    for canvas, painted in ((band, keep), (filled, (source >= 0) & ~keep)):
+        if painted.any():
+            runs = source[painted]
+            near = points[painted] + (start[runs] - pad)[:, None] * normals[painted]
+            far = points[painted] + (end[runs] + pad)[:, None] * normals[painted]
+            segments = np.round(np.stack([near, far], axis=1)).astype(np.int32)  # K × 2 × 2
+            cv2.polylines(canvas, list(segments), False, 255, thickness)
+    return u8(band), u8(filled)
 
 
 def _borrowed(keep: NDArray[np.bool_], which: NDArray[np.int64], points: F64, normals: F64, reach: float,

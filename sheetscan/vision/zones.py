@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, ZoneKind
 from sheetscan.vision._arrays import F64, U8, f64, u8
-from sheetscan.vision._bend import Displacement, fit_displacement, trace_band
+from sheetscan.vision._bend import Displacement, fit_displacement, trace_bands
 from sheetscan.vision._debug import DebugSink, emit, wants
 from sheetscan.vision._layout_choice import choose_layout, layout_geometry, measured_proportions
 from sheetscan.vision._layout_fit import Ring, fit_ring, measure
@@ -387,23 +387,26 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
     if bend is not None and len(ends):
         ends = bend.apply(ends)
 
-    def traced(lines: list[F64], reach: float, ink: U8 = faint, fill: float = 0.0) -> U8:
-        return trace_band(ink, lines, search=reach, step=max(2.0, 0.5 * line_width),
-                          max_run=max(6, round(3 * line_width)), merge=max(3, round(line_width)) | 1, pad=pad,
-                          fill=fill, ends=ends, end_reach=5 * line_width)
+    def traced(lines: list[F64], reach: float, ink: U8 = faint, fill: float = 0.0) -> tuple[U8, U8]:
+        return trace_bands(ink, lines, search=reach, step=max(2.0, 0.5 * line_width),
+                           max_run=max(6, round(3 * line_width)), merge=max(3, round(line_width)) | 1,
+                           pad=pad, fill=fill, ends=ends, end_reach=5 * line_width)
 
     out = cv2.bitwise_and(mask, band)
     if not follow:
         cx, cy, r = circle
         cv2.circle(band, (round(cx), round(cy)), round(r), 255, thick)
         return u8(cv2.bitwise_and(mask, band)), None
-    first = cv2.bitwise_and(faint, traced(polylines, search, fill=2 * line_width))
-    out = np.maximum(out, first)
+    first_band, filled_band = traced(polylines, search, fill=2 * line_width)
+    first = cv2.bitwise_and(faint, first_band)
+    out = np.maximum(out, np.maximum(first, cv2.bitwise_and(faint, filled_band)))
     # A line gone over twice: the second stroke may lie further off than the first's run reaches. It is
     # the next run out once the first stroke is taken away, and it runs along the line; the pieces
     # found that way are kept only when long (no digit is 0.1 of the sheet long).
     rest = cv2.bitwise_and(faint, cv2.bitwise_not(cv2.dilate(first, np.ones((3, 3), np.uint8))))
-    second = cv2.bitwise_and(rest, traced(polylines, search, u8(rest)))
+    # (From the traced places only: the filled-in ones would cut the second stroke into pieces too
+    # short to keep.)
+    second = cv2.bitwise_and(rest, np.maximum(*traced(polylines, search, u8(rest))))
     # A whole-pixel length is at least the bound when it exceeds the whole number just under it.
     long = long_blobs(u8(second), math.ceil(0.1 * max(mask.shape)) - 1)
     if long is not None:
@@ -418,7 +421,7 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
                    max(3, round(width)))
         t = np.linspace(0.0, 2 * np.pi, max(24, round(ring.r / 4)) + 1)
         outline = f64(np.stack([ring.cx + ring.r * np.cos(t), ring.cy + ring.r * np.sin(t)], axis=1))
-        ring_band = np.maximum(ring_band, traced([outline], max(2 * line_width, 0.15 * ring.r)))
+        ring_band = np.maximum(ring_band, np.maximum(*traced([outline], max(2 * line_width, 0.15 * ring.r))))
     else:
         cx, cy, r = circle
         cv2.circle(ring_band, (round(cx), round(cy)), round(r), 255, thick)
