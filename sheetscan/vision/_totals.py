@@ -51,6 +51,9 @@ _SWALLOW_WIDE = 1.2
 the digit beside it (about the 95th percentile of single digits' widths on rendered sheets)..."""
 _SWALLOW_HIGH = 0.9
 """... or wider than this share of the digit height (see `_swallow_limit`)."""
+_HABIT_WIDE = 0.6
+"""In a zone whose writer runs "1"s into their digits, a box wider than this share of the digit
+height may hold one (see `_swallow_limit`)."""
 
 
 def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[NumberToken]]],
@@ -97,11 +100,55 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                     sides = [tuple(box for glyph in side for box in glyph) for side in (way[:k], way[k:])]
                     if all(sides):  # (a way that joins two glyphs leaves the second one empty)
                         jobs.extend((id(token), 2 * w + 1, part_token(token, part)) for part in sides)
+    cache = cache or DigitCache(recognizer)
+    options = _read_ways(jobs, cache)
+    out: dict[int, tuple[Part, ...]] = {}
+    for _, rising, sequence in sequences:
+        choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
+        picks = monotone_picks(choices, rising=rising)
+        # Decision: a writer who runs one "1" into its digit runs them all in, so once the totals
+        # have chosen a way that finds such a "1", every glyph of the zone that could hold one is
+        # read for it (not only the ones wider than `_swallow_limit`), because that writer's "13"
+        # is as narrow as a digit and reads as a sure 3; the totals still choose.
+        if any(pick > 0 and _finds_a_one(found[0], found[pick])
+               for found, pick in zip(choices, picks, strict=True)):
+            habit = {id(t): _wide_ways(t, habit=True) for t in sequence
+                     if id(t) not in options and not t.crossed_out and t.glyph_cuts}
+            more = [(id(t), 2 * w, _way_token(t, way)) for t in sequence if len(habit.get(id(t), ())) > 1
+                    for w, way in enumerate(habit[id(t)])]
+            if more:
+                options.update(_read_ways(more, cache, habit=True))
+                choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
+                picks = monotone_picks(choices, rising=rising)
+        for token, found, pick in zip(sequence, choices, picks, strict=True):
+            if pick > 0:
+                out[id(token)] = found[pick][0]
+    return out
+
+
+def _way_token(token: NumberToken, way: Way) -> NumberToken:
+    """The token with its digit boxes cut `way`."""
+    boxes = tuple(box for glyph in way for box in glyph)
+    return replace(token, image=NumberImage(gray=token.image.gray, digit_boxes=boxes))
+
+
+def _finds_a_one(first: Choice, chosen: Choice, *, sure: float = 0.9) -> bool:
+    """Whether `chosen` reads `first`'s digits with "1"s inserted, each read at least `sure`."""
+    short, long = _digit_text(first), _digit_text(chosen)
+    return (short is not None and long is not None and len(long[0]) > len(short[0])
+            and _inserted_sure(short[0], long, sure))
+
+
+def _read_ways(jobs: list[tuple[int, int, NumberToken]], cache: DigitCache, *,
+               habit: bool = False) -> dict[int, list[Choice]]:
+    """Every job read (in one batch), as the choices of the token each belongs to: (its id, its kind:
+    an even number for a way, odd for one part of a way split in two, the other part next, the token
+    to read)."""
     if not jobs:
         return {}
     options: dict[int, list[Choice]] = {}
     pending: list[Part] = []
-    shared = (cache or DigitCache(recognizer)).read([t for _, _, t in jobs])
+    shared = cache.read([t for _, _, t in jobs])
     for (key, kind, token), reading in zip(jobs, shared, strict=True):
         found = options.setdefault(key, [])
         # The likeliest cut by width is the first way: among equals it stays.
@@ -117,19 +164,11 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                           _choice_score(first_reading) + score + prior - _SPLIT_COST))
         else:
             pending = [(token, reading)]
-    for key, found in options.items():
-        options[key] = _absorbed(found)
-    out: dict[int, tuple[Part, ...]] = {}
-    for _, rising, sequence in sequences:
-        choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
-        picks = monotone_picks(choices, rising=rising)
-        for token, found, pick in zip(sequence, choices, picks, strict=True):
-            if pick > 0:
-                out[id(token)] = found[pick][0]
-    return out
+    return {key: _absorbed(found, habit=habit) for key, found in options.items()}
 
 
-def _absorbed(choices: list[Choice], *, sure: float = 0.9, cost: float = 1.5) -> list[Choice]:
+def _absorbed(choices: list[Choice], *, sure: float = 0.9, cost: float = 1.5,
+              habit: bool = False) -> list[Choice]:
     """`choices` with the ways that swallow a "1" another way finds made less likely by `cost`.
 
     The network is trained to read a digit with bits of its neighbours touching it, so it reads a "1"
@@ -143,31 +182,33 @@ def _absorbed(choices: list[Choice], *, sure: float = 0.9, cost: float = 1.5) ->
     texts = [_digit_text(choice) for choice in choices]
     out = []
     for choice, text in zip(choices, texts, strict=True):
-        swallowed = text is not None and _may_swallow(choice[0][0][0]) and any(
+        swallowed = text is not None and _may_swallow(choice[0][0][0], habit=habit) and any(
             other is not None and len(other[0]) > len(text[0]) and _inserted_sure(text[0], other, sure)
             for other in texts)
         out.append((choice[0], choice[1] - cost) if swallowed else choice)
     return out
 
 
-def _swallow_limit(token: NumberToken) -> float:
+def _swallow_limit(token: NumberToken, *, habit: bool = False) -> float:
     """The width beyond which a digit box may hold a "1" run into its digit: `_SWALLOW_WIDE` of the
     writer's typical digit width, or `_SWALLOW_HIGH` of the digit height when that is less (a writer
-    who runs every "1" into its digit makes those pairs the typical width)."""
+    who runs every "1" into its digit makes those pairs the typical width); `_HABIT_WIDE` of the
+    digit height in a zone whose writer is known to do so (`choose_cuts`)."""
     height, width = token.digit_size
-    return min(_SWALLOW_WIDE * width, _SWALLOW_HIGH * height)
+    return _HABIT_WIDE * height if habit else min(_SWALLOW_WIDE * width, _SWALLOW_HIGH * height)
 
 
-def _may_swallow(token: NumberToken) -> bool:
+def _may_swallow(token: NumberToken, *, habit: bool = False) -> bool:
     """Whether a digit box of the token is wide enough to have swallowed a "1" (`_absorbed`)."""
-    limit = _swallow_limit(token)
+    limit = _swallow_limit(token, habit=habit)
     return limit > 0 and len(token.glyph_cuts) > 0 and any(box[2] > limit for box in token.image.digit_boxes)
 
 
 Way = tuple[tuple[_group.Box, ...], ...]
 
 
-def _wide_ways(token: NumberToken, *, narrow: float = 0.6, tall: float = _ONE_TALL) -> list[Way]:
+def _wide_ways(token: NumberToken, *, narrow: float = 0.6, tall: float = _ONE_TALL,
+               habit: bool = False) -> list[Way]:
     """The token's first way, and each other cut of a glyph wider than `_swallow_limit` that cuts off
     a box narrower than `narrow` typical digits and at least `tall` of the way's tallest box (a "1";
     `_absorbed` takes nothing shorter for one), the other glyphs cut the first way."""
@@ -175,7 +216,7 @@ def _wide_ways(token: NumberToken, *, narrow: float = 0.6, tall: float = _ONE_TA
     ways = [first]
     width = token.digit_size[1]
     for g, cuts in enumerate(token.glyph_cuts):
-        if max(box[2] for box in cuts[0]) > _swallow_limit(token):
+        if max(box[2] for box in cuts[0]) > _swallow_limit(token, habit=habit):
             for option in cuts[1:]:
                 way = (*first[:g], tuple(option), *first[g + 1:])
                 top = max(box[3] for glyph in way for box in glyph)

@@ -156,3 +156,25 @@ def test_a_one_run_into_the_side_of_a_wide_digit_is_offered_cut_off() -> None:
     (blob,) = _group.blobs_of(stats)
     plain = _group.cut_options(_group.Glyph((blob,)), ring, height=40, width=30, narrowest=0.75)
     assert not [o for o in plain if len(o) == 2 and min(o[0][2], o[1][2]) <= 10]
+
+
+def test_a_writer_who_runs_one_1_into_its_digit_is_read_for_it_everywhere() -> None:
+    # 8, "12", "13", 16 by a writer who runs every "1" into its digit. "12" is wider than a digit
+    # (40 px where the writer's digits are 30 wide and 40 tall): read whole it is a sure 2, 8 -> 2 goes
+    # back, and its cut finds the "1": 12. "13" (34 px) is no wider than a single wide digit and reads
+    # a sure 3 where it stands (2 -> 3 -> 16 rise); but once the zone's totals have taken a "1" run
+    # into its digit, "13" is read for one too, and 8, 12, 13, 16 rise where 8, 12, 3, 16 fall back.
+    reader = _ByWidth({29: (8, 0.99), 40: (2, 0.99), 8: (1, 0.99), 32: (2, 0.99), 34: (3, 0.99),
+                       7: (1, 0.99), 27: (3, 0.99), 26: (6, 0.99)})
+    size = (40.0, 30.0)
+    eight = _token(((((0, 0, 29, 40),),),), size=size)
+    twelve = _token(((((0, 0, 40, 40),), ((0, 0, 8, 40), (8, 0, 32, 40))),), size=size)
+    thirteen = _token(((((0, 0, 34, 40),), ((0, 0, 7, 40), (7, 0, 27, 40))),), size=size)
+    sixteen = _token(((((0, 0, 8, 40),),), (((9, 0, 26, 40),),)), size=size)
+    sequence = [eight, twelve, thirteen, sixteen]
+    read = reader.read_numbers([t.image for t in sequence])
+    readings = {id(t): r for t, r in zip(sequence, read, strict=True)}
+    assert [readings[id(t)].value for t in sequence] == [8, 2, 3, 16]
+    parts = choose_cuts(reader, [(True, True, sequence)], readings)
+    values = [parts[id(t)][0][1].value if id(t) in parts else readings[id(t)].value for t in sequence]
+    assert values == [8, 12, 13, 16]
