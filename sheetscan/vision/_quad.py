@@ -10,11 +10,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64
-from sheetscan.vision._lines import fit_line, intersect, line_through, nearest_runs, point_line_distance
+from sheetscan.vision._lines import (
+    fit_line,
+    intersect,
+    line_through,
+    nearest_run_spans,
+    nearest_runs,
+    point_line_distance,
+)
 
 __all__ = [
-    "FrameCandidate", "find_frames", "order_clockwise", "rectangle_aspect", "refine_quad", "ring_ink",
-    "side_coverage",
+    "FrameCandidate", "find_frames", "order_clockwise", "overrun_sides", "rectangle_aspect", "refine_quad",
+    "ring_ink", "segment_coverage", "side_coverage",
 ]
 
 
@@ -139,6 +146,26 @@ def side_coverage(mask: U8, quad: F64, *, tolerance: float = 2.0, samples: int =
     return out
 
 
+def segment_coverage(mask: U8, a: F64, b: F64, *, tolerance: float = 2.0, ends: float = 0.15,
+                     samples: int = 24) -> float:
+    """Share of points along the segment a → b (its ends cut by `ends` of its length) that have ink in
+    `mask` within `tolerance` px across it; points outside the image count as bare."""
+    h, w = mask.shape
+    d = f64(b) - f64(a)
+    length = float(np.hypot(*d))
+    if length < 1e-9:
+        return 0.0
+    normal = np.array([-d[1], d[0]]) / length
+    t = np.linspace(ends, 1 - ends, samples)[:, None, None]
+    across = np.arange(-math.ceil(tolerance), math.ceil(tolerance) + 1)[None, :, None]
+    pts = (f64(a) + t * d + across * normal).round().astype(int)  # samples × offsets × 2
+    x, y = pts[..., 0], pts[..., 1]
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    ink = np.zeros(x.shape, bool)
+    ink[inside] = mask[y[inside], x[inside]] > 0
+    return float(np.mean(ink.any(axis=1)))
+
+
 def _touches(points: F64, shape: tuple[int, int], margin: float) -> tuple[str, ...]:
     h, w = shape
     found: list[str] = []
@@ -209,6 +236,18 @@ def find_frames(
             continue
         if gray is not None and _is_paper_edge(gray, quad, size):
             continue
+        # Decision: an outline whose every side is a band over 1 % of the photo wide is not drawn (a
+        # 3 mm felt-tip line on an A4 sheet filling the photo is about 0.8 %): it is the dark rim the
+        # table makes along the paper's edge, seen from inside it, where the paper-edge test above
+        # compares rim with rim.
+        widths = _side_widths(mask, quad, band=max(4, round(0.012 * size)))
+        if min(widths) > 0.01 * size:
+            continue
+        # Decision: an outline with drawn lines (as thin as its own sides) leaving two or more of its
+        # corners outwards is a rectangle inside the frame (seen whole where the frame's own lines are
+        # too faint), not the frame: reading it as the sheet would lose the whole photo.
+        if _spoked_corners(mask, quad, size, thin=max(3.0, 1.5 * float(np.median(widths)))) >= 2:
+            continue
         found.append(FrameCandidate(quad, min(cover), area, touches))
     found.sort(key=lambda c: -c.area)
     if not found:
@@ -224,6 +263,89 @@ def find_frames(
         if inside_best and cand.area > 0.5 * best.area:
             best = cand
     return [best, *(c for c in found if c is not best)]
+
+
+def _runs_across(mask: U8, starts: F64, stops: F64, *, band: int, samples: int = 40, ends: float = 0.1
+                 ) -> tuple[F64, F64, NDArray[np.bool_]]:
+    """Along each segment starts[k] → stops[k] (K × 2 each; their ends cut by `ends`), at `samples`
+    points, the ink run across the segment nearest it within `band` px: (start offsets, end offsets,
+    found), each K × `samples`, as `nearest_run_spans` gives them."""
+    h, w = mask.shape
+    starts, stops = f64(starts).reshape(-1, 2), f64(stops).reshape(-1, 2)
+    offsets = np.arange(-band, band + 1, dtype=np.float64)
+    d = stops - starts
+    normal = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-12)[:, None]
+    t = np.linspace(ends, 1 - ends, samples)
+    base = starts[:, None, :] + t[None, :, None] * d[:, None, :]  # K × samples × 2
+    grid = base[:, :, None, :] + offsets[None, None, :, None] * normal[:, None, None, :]
+    x, y = grid[..., 0].round().astype(int), grid[..., 1].round().astype(int)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    ink = np.zeros(x.shape, bool)
+    ink[inside] = mask[y[inside], x[inside]] > 0
+    first, last, valid = nearest_run_spans(ink.reshape(-1, len(offsets)), offsets, len(offsets))
+    shape = (len(starts), samples)
+    return f64(first.reshape(shape)), f64(last.reshape(shape)), valid.reshape(shape)
+
+
+def _side_widths(mask: U8, quad: F64, *, band: int) -> list[float]:
+    """For each side, the median width (px) of the ink run lying on it, measured across the side
+    (0 where no sample finds one)."""
+    start, end, valid = _runs_across(mask, quad, np.roll(quad, -1, axis=0), band=band, samples=20)
+    widths = end - start + 1
+    return [float(np.median(widths[i][valid[i]])) if valid[i].any() else 0.0 for i in range(4)]
+
+
+def overrun_sides(mask: U8, quad: F64, size: int) -> int:
+    """How many sides the two sides next to them run on past as thin drawn lines (past both corners).
+
+    A line inside the frame taken for one of its sides (a ruling, a grid line, a drawn line, where the
+    frame's own side is lost in shade) has the frame's other sides going on past it; a frame's side
+    has at most its corners' overshoot there.
+    """
+    near, far = 0.015 * size, 0.05 * size
+    band = max(2, round(0.005 * size))
+    thin = max(3.0, 0.008 * size)
+
+    # For each corner, the two sides meeting there carried on past it: [k] the side from the corner
+    # before, [4 + k] the side from the corner after.
+    corners = np.concatenate([quad, quad])
+    others = np.concatenate([np.roll(quad, 1, axis=0), np.roll(quad, -1, axis=0)])
+    d = corners - others
+    d = d / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)[:, None]
+    start, end, valid = _runs_across(mask, corners + near * d, corners + far * d, band=band, samples=24,
+                                     ends=0.0)
+    goes_on = np.mean(valid & (end - start + 1 <= thin), axis=1) >= 0.7
+    # Side j (corner j → j + 1) is overrun by the side before it past corner j and the one after it
+    # past corner j + 1.
+    return sum(bool(goes_on[j] and goes_on[4 + (j + 1) % 4]) for j in range(4))
+
+
+def _spoked_corners(mask: U8, quad: F64, size: int, *, thin: float) -> int:
+    """How many corners a drawn line (at most `thin` px wide) leaves outwards (within 25° of the
+    corner's bisector).
+
+    The corners of a rectangle drawn inside the frame carry on outwards in the spokes that join them
+    to the frame's corners (along the diagonal: within 20° of the bisector up to an aspect of 2); past
+    the frame's own corners is bare margin (its sides' overshoots, rulings and grid lines run along
+    the sides, 45° off the bisector).
+    """
+    # A spoke leaves from the corner itself (the paper's rim past a frame drawn near it is across a
+    # strip of bare margin), and lies along the ray within a few px at the best of the angles tried;
+    # lines crossing the ray (a ruling mesh seen at a slant) come that near it only where they cross.
+    band = max(2, round(0.003 * size))
+    before, after = quad - np.roll(quad, 1, axis=0), quad - np.roll(quad, -1, axis=0)
+    out = before / np.maximum(np.hypot(before[:, 0], before[:, 1]), 1e-9)[:, None] \
+        + after / np.maximum(np.hypot(after[:, 0], after[:, 1]), 1e-9)[:, None]
+    out = out / np.maximum(np.hypot(out[:, 0], out[:, 1]), 1e-9)[:, None]  # each corner's bisector
+    turns = np.radians(np.arange(-25, 26, 5))
+    cos, sin = np.cos(turns)[None, :], np.sin(turns)[None, :]
+    rays = np.stack([cos * out[:, :1] - sin * out[:, 1:], sin * out[:, :1] + cos * out[:, 1:]], axis=-1)
+    rays = rays.reshape(-1, 2)  # corner-major: 4 × len(turns)
+    corners = np.repeat(quad, len(turns), axis=0)
+    start, end, valid = _runs_across(mask, corners + 0.005 * size * rays, corners + 0.05 * size * rays,
+                                     band=band, samples=24, ends=0.0)
+    share = np.mean(valid & (end - start + 1 <= thin), axis=1).reshape(4, len(turns))
+    return int(np.count_nonzero(share.max(axis=1) >= 0.7))
 
 
 def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples: int = 160) -> F64:

@@ -22,7 +22,16 @@ from sheetscan.layouts import LAYOUTS, FormPage, SheetLayout
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._debug import DebugSink, emit, wants
 from sheetscan.vision._lines import dark_ratio, hysteresis
-from sheetscan.vision._quad import FrameCandidate, find_frames, order_clockwise, rectangle_aspect, refine_quad
+from sheetscan.vision._quad import (
+    FrameCandidate,
+    find_frames,
+    order_clockwise,
+    overrun_sides,
+    rectangle_aspect,
+    refine_quad,
+    segment_coverage,
+    side_coverage,
+)
 from sheetscan.vision.photo import Photo
 
 __all__ = ["RECTIFIED_LONG_SIDE", "RectifiedSheet", "find_sheet", "parse_form_text", "to_photo_points"]
@@ -39,7 +48,14 @@ _BUSY_ATTEMPTS = (("max", 0.78), ("max", 0.62), ("min", 0.62), ("min", 0.48), ("
 # a faint frame on squared or lined paper is joined to the ruling at the faint levels (one mesh, too
 # dense to be a sheet) and broken into dots at the darker ones; in between, the ruling drops out while
 # the frame holds together.
-_LAST_ATTEMPTS = (("min", 0.78), ("min", 0.7), ("max", 0.78), ("max", 0.7))
+# Then, when those find nothing either, fainter levels (each pair only when the one before found
+# nothing): very faint pencil on plain paper shows a side whole only there, broken into dashes at the
+# darker levels.
+_LAST_ATTEMPTS = (
+    (("min", 0.78), ("min", 0.7), ("max", 0.78), ("max", 0.7)),
+    (("min", 0.9), ("max", 0.9)),
+    (("min", 0.93), ("max", 0.93)),
+)
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
@@ -130,6 +146,7 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     attempts = _BUSY_ATTEMPTS if busy else _ATTEMPTS
     dark = u8(cv2.cvtColor(pooled, cv2.COLOR_BGR2GRAY))
     candidates: list[tuple[FrameCandidate, U8]] = []
+    uncut: list[U8] = []  # the ink level each candidate was found at, before any cut to the paper
 
     def ratio(channel: str) -> NDArray[np.float32]:
         if channel not in ratios:
@@ -143,20 +160,47 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
             mask = hysteresis(ratio(channel), contrast, contrast + 0.1)
         else:
             mask = _below(ratio(channel), contrast)
-        candidates.extend(_frame_candidates(mask, dark))
+        found = _frame_candidates(mask, dark)
+        candidates.extend(found)
+        uncut.extend(mask for _ in found)
         whole = [c for c, _ in candidates if _whole(c)]
         if any(_votes(c, whole, max(mask.shape)) >= 3 for c in whole):
             break  # three ink levels agree on one fully drawn outline: enough
-    if not candidates:
-        # Decision: the in-between levels come last and only when nothing else was found, because
-        # they are no better where the usual levels see a frame (and every photo that has one keeps
-        # the outline chosen as before). Decision: here only a whole outline clear of the photo's edges
-        # counts, because at these levels a ruling line or the table's edge closes false outlines
-        # around part of a frame (seen drawn on 3 or 4 sides, or running off the photo), and a wrong
-        # sheet read silently is worse than "no sheet".
-        for channel, contrast in _LAST_ATTEMPTS:
-            found = _frame_candidates(_below(ratio(channel), contrast), dark, sharp_cut=True)
-            candidates.extend(c for c in found if _whole(c[0]))
+    if not any(_whole(c) for c, _ in candidates):
+        # Decision: the in-between and faintest levels come last and only when no level above saw a
+        # whole outline, because they are no better where the usual levels see a frame (and every photo
+        # that has one keeps the outline chosen as before). Decision: here only a whole outline clear of
+        # the photo's edges counts, because at these levels a ruling line or the table's edge closes
+        # false outlines around part of a frame (seen drawn on 3 or 4 sides, or running off the photo),
+        # and a wrong sheet read silently is worse than "no sheet". Decision: a whole outline found here
+        # beats the part-drawn ones found above, because a part-drawn outline is a guess: its undrawn
+        # side is the hull closing over a gap (a faint side broken into dashes, a side cut off with the
+        # paper's shaded part) and lies inside the frame.
+        # Decision: from here on an outline that the frame's own lines run on past is dropped (the
+        # frame's side there is lost, and a line inside it closed the outline), for the same reason;
+        # it is checked on the uncut ink, as the paper cut may have cut the frame's sides short.
+        size = max(dark.shape)
+        last: list[tuple[FrameCandidate, U8]] = []
+        for levels in _LAST_ATTEMPTS:
+            for channel, contrast in levels:
+                level = _below(ratio(channel), contrast)
+                found = [c for c in _frame_candidates(level, dark, sharp_cut=True) if _whole(c[0])]
+                if found:
+                    last.extend(c for c in found if not overrun_sides(_closed(level), c[0].quad, size))
+            if last:
+                break
+        part_drawn = [c for c, ink in zip(candidates, uncut, strict=True)
+                      if not overrun_sides(_closed(ink), c[0].quad, size)]
+        candidates = last or part_drawn
+        if last:
+            # Decision: a part-drawn frame seen inside the whole outline found here, apart from it all
+            # round, is the frame (the outline is the paper's rim, closed at these levels), as
+            # `_choose_frame` decides for two whole ones. (One sharing corners with it is the frame
+            # with a faint corner cut off.)
+            chosen = _choose_frame(last)
+            inside = [c for c in part_drawn if _frame_inside(c[0], chosen, size)
+                      and _apart(c[0].quad, chosen[0].quad, size)]
+            candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
     if candidates:
         sheet = _from_drawn_frame(photo, _choose_frame(candidates), scale)
     if sheet is None:
@@ -330,16 +374,30 @@ def _paper_only(mask: U8, dark: U8, *, sharp: bool = False) -> U8 | None:
 def _frame_candidates(mask: U8, dark: U8, *, sharp_cut: bool = False) -> list[tuple[FrameCandidate, U8]]:
     """The best drawn-frame outline in `mask`, and in `mask` cut to the paper when that helps;
     `sharp_cut`: also in `mask` cut to the paper found at full resolution (`_paper_only(sharp=True)`)."""
-    # Grainy pencil lines break up at this size; a small closing joins them again.
-    mask = u8(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
-    frames = [(frame, mask) for frame in find_frames(mask, gray=dark)[:1]]
+    mask = _closed(mask)
+    frames = _best_and_whole(find_frames(mask, gray=dark), mask)
     cuts = [_paper_only(mask, dark)] if not frames or not _whole(frames[0][0]) else []
     if sharp_cut:
         cuts.append(_paper_only(mask, dark, sharp=True))
     for cut in cuts:
         if cut is not None:
-            frames += [(frame, cut) for frame in find_frames(cut, gray=dark)[:1]]
+            frames += _best_and_whole(find_frames(cut, gray=dark), cut)
     return frames
+
+
+def _closed(mask: U8) -> U8:
+    """Grainy pencil lines break up at the preview's size; a small closing joins them again."""
+    return u8(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+
+
+def _best_and_whole(found: list[FrameCandidate], mask: U8) -> list[tuple[FrameCandidate, U8]]:
+    """The best outline `find_frames` gives, and every other fully drawn one clear of the edges.
+
+    Decision: a whole outline that is not the biggest is kept for `_choose_frame`, because the biggest
+    may be a half-seen outline running off the photo (paper and card edges joined to the drawn lines)
+    while the fully drawn frame is a component of its own beside it.
+    """
+    return [(frame, mask) for i, frame in enumerate(found) if i == 0 or _whole(frame)]
 
 
 def _whole(frame: FrameCandidate) -> bool:
@@ -354,8 +412,12 @@ def _below(ratio: NDArray[np.float32], contrast: float) -> U8:
 
 def _choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCandidate, U8]:
     """Decision: a frame clear of the photo's edges beats one running off it, a fully drawn outline one
-    with gaps (a quadrilateral made up of grid lines and paper edges); among those, one nested well
-    inside another is the drawn frame (the other the paper seen through a texture); else the biggest."""
+    with gaps (a quadrilateral made up of grid lines and paper edges); among those, the outline seen at
+    the most ink levels, then the bigger, and of the outlines near that one the straightest (see
+    `_straightest`); one nested well inside it is the drawn frame when no drawn line crosses the gap
+    between them (the outer one is then the paper seen through a texture, or a ruling joined to the
+    frame at a faint level), while lines running on from the inner outline's corners to the outer
+    one's (a frame's sides past a ruling inside it, spokes) make the outer one the frame."""
     clear = [c for c in candidates if not c[0].touches] or candidates
     clear = [c for c in clear if c[0].coverage >= 0.9] or clear
     size = max(clear[0][1].shape)
@@ -364,15 +426,63 @@ def _choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCan
     # The outline seen at the most ink levels is the drawn frame (a ruling or a stroke that merges
     # with it at one level moves a corner at that level only); then the bigger.
     order = sorted(range(len(clear)), key=lambda i: (-votes[i], -clear[i][0].area))
-    best = order[0]
-    for i in order[1:]:
-        outer = clear[best][0].quad.astype(np.float32)
-        cand = clear[i][0]
-        nested = all(cv2.pointPolygonTest(outer, (float(x), float(y)), False) >= 0 for x, y in cand.quad)
-        if nested and 0.5 * clear[best][0].area < cand.area < 0.97 * clear[best][0].area \
-                and votes[i] >= votes[best] - 1:
+    best = _straightest(clear, order, size)
+    for i in order:
+        if i != best and votes[i] >= votes[best] - 1 and _frame_inside(clear[i][0], clear[best], size):
             best = i
     return clear[best]
+
+
+def _frame_inside(inner: FrameCandidate, outer: tuple[FrameCandidate, U8], size: int) -> bool:
+    """True when `inner` is a drawn frame seen inside the `outer` outline: nested in it, over half its
+    area, not the same outline, and no drawn line crossing the gap between them (`_bridged`)."""
+    quad = outer[0].quad.astype(np.float32)
+    nested = all(cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0 for x, y in inner.quad)
+    same = float(np.hypot(*(inner.quad - outer[0].quad).T).max()) < 0.015 * size
+    return nested and not same and 0.5 * outer[0].area < inner.area < outer[0].area \
+        and not _bridged(inner.quad, outer, size)
+
+
+def _apart(inner: F64, outer: F64, size: int) -> bool:
+    """True when no corner of `inner` is within 1.5 % of the size of one of `outer`'s."""
+    return all(float(np.hypot(*(outer - corner).T).min()) >= 0.015 * size for corner in inner)
+
+
+def _straightest(clear: list[tuple[FrameCandidate, U8]], order: list[int], size: int) -> int:
+    """The first outline in `order`, or one near it (corners within 2.5 % of the size: the reach of the
+    final fit to the lines) whose sides lie clearly closer along ink: a ruling joined to the frame at
+    one faint level pulls that level's outline off the frame's line at one end, so that a side has
+    far less of its length within 0.4 % of the size of ink than the frame's sides have."""
+    first = clear[order[0]][0].quad
+    near = [i for i in order if float(np.hypot(*(clear[i][0].quad - first).T).max()) < 0.025 * size]
+    tight = max(2.0, 0.004 * size)
+
+    if len(near) == 1:
+        return order[0]
+    straight = {i: min(side_coverage(clear[i][1], clear[i][0].quad, tolerance=tight)) for i in near}
+    best = max(near, key=lambda i: (straight[i], -near.index(i)))
+    # Decision: only a clear difference (0.3 of a side) moves the choice off the first, because among
+    # outlines that all follow the frame the first is the one its final fit does best from.
+    return best if straight[best] >= straight[order[0]] + 0.3 else order[0]
+
+
+def _bridged(inner: F64, outer: tuple[FrameCandidate, U8], size: int) -> bool:
+    """True when drawn lines run from `inner`'s corners on to the `outer` outline's corners.
+
+    Where the two differ by one side, those are the frame's other two sides going on past a line
+    inside it (a ruling, a grid line, a drawn line) taken as a side; where they differ all round, the
+    spokes from an inner rectangle's corners. A paper's edge around the frame, or a ruling the frame's
+    sides stop short of, has bare paper there.
+    """
+    frame, mask = outer
+    tolerance = max(2.0, 0.006 * size)
+    shares = []
+    for corner in inner:
+        k = int(np.argmin(np.hypot(*(frame.quad - corner).T)))
+        if float(np.hypot(*(frame.quad[k] - corner))) < 0.015 * size:
+            continue  # a corner the two share
+        shares.append(segment_coverage(mask, corner, frame.quad[k], tolerance=tolerance))
+    return bool(shares) and float(np.mean(shares)) >= 0.7
 
 
 def _votes(frame: FrameCandidate, frames: list[FrameCandidate], size: int) -> int:

@@ -140,16 +140,19 @@ def test_faint_frame_on_ruled_paper_is_found(layout: str, seed: int, paper: str,
     assert _cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
 
 
-def test_no_wrong_outline_from_the_table_around_a_faint_frame() -> None:
-    # Plain paper on a striped table (seed 126): the faint frame is not seen whole at any level; at the
-    # faint ones the paper's edge and a table stripe close an outline 650 px off the truth, running off
-    # the photo. Better no sheet than a wrong one read silently.
-    rendered = _blank_render("standard-3", 126)
+# Very faint pencil on plain paper, that gave no sheet before (exit 3):
+# - seed 126 (on a striped table): the frame's top and bottom sides break into dashes in their middle
+#   at every usual level, and at the faint ones the paper's edge and a table stripe close an outline
+#   650 px off the truth, running off the photo; at 0.9 of the paper's brightness the frame is whole;
+# - seed 228: the outer frame is barely darker than the paper; only at 0.93 is it one closed line.
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [126, 228])
+def test_very_faint_pencil_frame_on_plain_paper_is_found(seed: int) -> None:
+    rendered = _blank_render("standard-3", seed)
+    assert rendered.truth["render"]["paper"] == "plain"
+    found = find_sheet(load_photo(rendered.jpeg()))
+    assert found.source == "drawn" and not found.partial
     truth = np.asarray(rendered.truth["corners"], np.float64)
-    try:
-        found = find_sheet(load_photo(rendered.jpeg()))
-    except NoSheetError:
-        return
     assert _cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
 
 
