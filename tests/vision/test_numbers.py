@@ -16,14 +16,12 @@ import pytest
 from sheetscan.vision import _group
 from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision._totals import DigitCache, choose_cuts, monotone_picks, part_token
+from sheetscan.vision._zone_ink import _blocks, components, line_remnants
 from sheetscan.vision.ink import find_ink
 from sheetscan.vision.numbers import (
     NumberToken,
     ZoneTokens,
-    _blocks,
     _candidate_angles,
-    _components,
-    _line_remnants,
     _turn_stats,
     _without_print,
     find_numbers,
@@ -213,7 +211,7 @@ def test_a_one_along_the_zone_edge_beside_its_digit_is_not_taken_for_the_line() 
     cv2.rectangle(mask, (25, 100), (50, 140), 255, 3)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     outline = np.array([[10, 10], [190, 10], [190, 190], [10, 190]], dtype=np.float64)
-    removed = set(_line_remnants(labels, stats, np.arange(1, count), outline, 3.0).tolist())
+    removed = set(line_remnants(labels, stats, np.arange(1, count), outline, 3.0).tolist())
     assert removed == {int(labels[40, 15])}
 
 
@@ -370,7 +368,7 @@ def test_blob_boxes_turn_with_the_block() -> None:
     # (3, 14), 5 wide and 4 tall; a second turn (the image now 10 wide) gives (14, 10 − 3 − 5) = (14, 2).
     mask = np.zeros((10, 20), np.uint8)
     mask[3:8, 2:6] = 255
-    labels, stats, _ = _components(mask)
+    labels, stats, _ = components(mask)
     assert tuple(_turn_stats(stats, 1, mask.shape)[1, :4]) == (3, 14, 5, 4)
     assert tuple(_turn_stats(stats, 2, mask.shape)[1, :4]) == (14, 2, 4, 5)
     for turns in range(4):
