@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import cv2
 import numpy as np
@@ -14,17 +13,13 @@ from sheetscan.errors import NoSheetError
 from sheetscan.vision._quad import order_clockwise, rectangle_aspect, refine_quad
 from sheetscan.vision.photo import Photo, load_photo
 from sheetscan.vision.sheet import RectifiedSheet, find_sheet, parse_form_text, to_photo_points
+from tests.vision._frames import assert_frame_found, blank_render, cyclic_error
 
 
 def _photo(image: np.ndarray) -> Photo:
     ok, buf = cv2.imencode(".png", image)
     assert ok
     return load_photo(buf.tobytes())
-
-
-def _cyclic_error(found: np.ndarray, truth: np.ndarray) -> float:
-    """Worst corner distance, over the 4 cyclic orders (a drawn sheet's upright order is not known yet)."""
-    return min(float(np.hypot(*(np.roll(found, k, axis=0) - truth).T).max()) for k in range(4))
 
 
 # --- geometry helpers ------------------------------------------------------------------------------------
@@ -99,7 +94,7 @@ def test_drawn_sheet_corners(
     assert isinstance(sheet, RectifiedSheet)
     assert sheet.source == "drawn" and sheet.form is None and not sheet.partial and sheet.rotation is None
     diagonal = float(np.hypot(*s.image.shape[:2]))
-    assert _cyclic_error(sheet.corners, s.corners) < 0.005 * diagonal
+    assert cyclic_error(sheet.corners, s.corners) < 0.005 * diagonal
     # The corners are the photo's own reading order: clockwise from the top-left-most.
     assert sheet.corners.tolist() == order_clockwise(sheet.corners).tolist()
     # The rectified frame maps back onto the corners, and the image is about 2000 px long.
@@ -107,16 +102,6 @@ def test_drawn_sheet_corners(
     frame = [(left, top), (right, top), (right, bottom), (left, bottom)]
     assert np.allclose(to_photo_points(frame, sheet.to_photo), sheet.corners, atol=0.01)
     assert max(sheet.image.shape[:2]) == 2000
-
-
-def _blank_render(layout: str, seed: int, **kwargs: float) -> Any:
-    """A rendered 2000 × 1500 photo of a sheet with nothing written but the target in the circle."""
-    from sheetscan.vision.render import render_sheet
-
-    names = ["A", "B", "C", "D"][: int(layout[-1])]
-    zones = {p: {"pulka": [], "gora": [], "whists": {q: [] for q in names if q != p}} for p in names}
-    sheet = {"format": "sheetscan.sheet/1", "variant": "sochi", "players": names, "pulka": 20, "zones": zones}
-    return render_sheet(sheet, layout=layout, seed=seed, size=(2000, 1500), **kwargs)
 
 
 # Faint frames that found no sheet before, each with its paper:
@@ -130,14 +115,8 @@ def _blank_render(layout: str, seed: int, **kwargs: float) -> Any:
     pytest.param("standard-4", 147, "squared", 35.0, id="squared-frame-near-the-paper-edge"),  # 35: default
 ])
 def test_faint_frame_on_ruled_paper_is_found(layout: str, seed: int, paper: str, tilt: float) -> None:
-    rendered = _blank_render(layout, seed, max_tilt=tilt)
-    assert rendered.truth["render"]["paper"] == paper
-    found = find_sheet(load_photo(rendered.jpeg()))
-    assert found.source == "drawn" and not found.partial
-    truth = np.asarray(rendered.truth["corners"], np.float64)
-    # Within 0.005 of the diagonal (12.5 px), as for the plain-paper sheets above; the paper may be
-    # bent (the truth's bend_px), and a hand-drawn side's ends wobble off the fitted straight line.
-    assert _cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
+    # Within 0.005 of the diagonal, as for the plain-paper sheets above.
+    assert_frame_found(blank_render(layout, seed, max_tilt=tilt), paper)
 
 
 # Very faint pencil on plain paper, that gave no sheet before (exit 3):
@@ -148,12 +127,7 @@ def test_faint_frame_on_ruled_paper_is_found(layout: str, seed: int, paper: str,
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [126, 228])
 def test_very_faint_pencil_frame_on_plain_paper_is_found(seed: int) -> None:
-    rendered = _blank_render("standard-3", seed)
-    assert rendered.truth["render"]["paper"] == "plain"
-    found = find_sheet(load_photo(rendered.jpeg()))
-    assert found.source == "drawn" and not found.partial
-    truth = np.asarray(rendered.truth["corners"], np.float64)
-    assert _cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
+    assert_frame_found(blank_render("standard-3", seed), "plain")
 
 
 def test_rectified_image_shows_the_frame_where_it_says() -> None:

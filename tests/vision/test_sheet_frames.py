@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import cv2
 import numpy as np
@@ -13,6 +12,7 @@ from sheetscan.errors import NoSheetError
 from sheetscan.vision._quad import find_frames, overrun_sides
 from sheetscan.vision.photo import load_photo
 from sheetscan.vision.sheet import find_sheet
+from tests.vision._frames import SIZE, assert_frame_found, blank_render, cyclic_error
 
 _FRAME = np.array([[120.0, 90.0], [690.0, 110.0], [670.0, 520.0], [100.0, 500.0]])
 
@@ -60,19 +60,6 @@ def test_a_line_inside_the_frame_taken_for_its_side_is_overrun_by_the_other_side
 
 # --- rendered photos (2000 × 1500, nothing written but the target in the circle) --------------------
 
-def _blank_render(layout: str, seed: int) -> Any:
-    from sheetscan.vision.render import render_sheet
-
-    names = ["A", "B", "C", "D"][: int(layout[-1])]
-    zones = {p: {"pulka": [], "gora": [], "whists": {q: [] for q in names if q != p}} for p in names}
-    sheet = {"format": "sheetscan.sheet/1", "variant": "sochi", "players": names, "pulka": 20, "zones": zones}
-    return render_sheet(sheet, layout=layout, seed=seed, size=(2000, 1500))
-
-
-def _cyclic_error(found: np.ndarray, truth: np.ndarray) -> float:
-    return min(float(np.hypot(*(np.roll(found, k, axis=0) - truth).T).max()) for k in range(4))
-
-
 # Each of these gave a wrong outline (error in px on the 2000 px photo) before, and what it was:
 @pytest.mark.slow
 @pytest.mark.parametrize(("layout", "seed", "paper"), [
@@ -92,13 +79,7 @@ def _cyclic_error(found: np.ndarray, truth: np.ndarray) -> float:
     pytest.param("standard-4", 138, "plain", id="faint-side-broken-into-dashes"),
 ])
 def test_the_drawn_frame_is_found_not_a_line_inside_or_around_it(layout: str, seed: int, paper: str) -> None:
-    rendered = _blank_render(layout, seed)
-    assert rendered.truth["render"]["paper"] == paper
-    found = find_sheet(load_photo(rendered.jpeg()))
-    assert found.source == "drawn" and not found.partial
-    truth = np.asarray(rendered.truth["corners"], np.float64)
-    # Within 0.005 of the diagonal (12.5 px), as for the other drawn sheets.
-    assert _cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
+    assert_frame_found(blank_render(layout, seed), paper)
 
 
 @pytest.mark.slow
@@ -106,10 +87,10 @@ def test_a_frame_side_lost_in_shade_gives_no_wrong_outline() -> None:
     # Squared paper, the frame's top side in the shade of something off the photo (standard-4 seed 150):
     # no level sees it; a grid line across the frame closed an outline 134 px off. The frame's sides
     # run on past that line's ends, so it is not taken; better no sheet than a wrong one.
-    rendered = _blank_render("standard-4", 150)
+    rendered = blank_render("standard-4", 150)
     truth = np.asarray(rendered.truth["corners"], np.float64)
     try:
         found = find_sheet(load_photo(rendered.jpeg()))
     except NoSheetError:
         return
-    assert _cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
+    assert cyclic_error(found.corners, truth) < 0.005 * math.hypot(*SIZE)
