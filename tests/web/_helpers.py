@@ -7,6 +7,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from webapp._review import review_from_scan
 from webapp._store import Store, StoredSheet
 
 
@@ -28,6 +29,16 @@ def stored(app: Flask, sheet_id: int = 1) -> StoredSheet:
         store.close()
     assert sheet is not None, f"no sheet {sheet_id}"
     return sheet
+
+
+def store_scan(app: Flask, scan: dict[str, Any], filename: str) -> int:
+    """Store `scan` as a new sheet (as scanned, a stand-in JPEG for its photo); its id."""
+    store = Store(app.config["DATABASE"])
+    try:
+        return store.add(filename=filename, photo=b"\xff\xd8\xff", photo_type="image/jpeg", scan=scan,
+                         review=review_from_scan(scan), sheet={})
+    finally:
+        store.close()
 
 
 def review_fields(app: Flask, sheet_id: int = 1) -> dict[str, str]:

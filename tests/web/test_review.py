@@ -10,10 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from webapp._review import review_from_scan, zone_label
-from webapp._store import Store
+from webapp._review import zone_label
 
-from ._helpers import review_fields, stored, truth_fields
+from ._helpers import review_fields, store_scan, stored, truth_fields
 
 
 def text(response: Any) -> str:
@@ -228,12 +227,7 @@ def test_a_guessed_rotation_is_pointed_out(app: Flask, client: FlaskClient) -> N
     scan = stored(app).scan
     # A standard-4 sheet looks the same turned a quarter; the scanner then says its seat 0 is a guess.
     scan["layout"]["rotation_certain"] = False
-    store = Store(app.config["DATABASE"])
-    try:
-        sheet_id = store.add(filename="guess.jpg", photo=b"\xff\xd8\xff", photo_type="image/jpeg", scan=scan,
-                             review=review_from_scan(scan), sheet={})
-    finally:
-        store.close()
+    sheet_id = store_scan(app, scan, "guess.jpg")
     assert 'id="rotation-guess"' in client.get(f"/sheets/{sheet_id}").get_data(as_text=True)
 
 
@@ -263,12 +257,7 @@ def test_corrections_the_reconciliation_proposes_are_offered(app: Flask, client:
                     "message": "P1 <b>gora</b> jumps by 7"}],
         "corrections": [{"zone": zi, "number": k, "from": 17, "to": 12, "why": "whists come in steps of 2"}],
         "game": None}
-    store = Store(app.config["DATABASE"])
-    try:
-        sheet_id = store.add(filename="r.jpg", photo=b"\xff\xd8\xff", photo_type="image/jpeg", scan=scan,
-                             review=review_from_scan(scan), sheet={})
-    finally:
-        store.close()
+    sheet_id = store_scan(app, scan, "r.jpg")
     raw = client.get(f"/sheets/{sheet_id}").get_data(as_text=True)
     assert "<b>gora</b>" not in raw and "P1 &lt;b&gt;gora&lt;/b&gt; jumps by 7" in raw
     row = raw[raw.index(f'data-key="z{zi}-{k}">'):]
