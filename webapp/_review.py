@@ -142,17 +142,19 @@ def check_review(review: Review, scan: dict[str, Any]) -> Checked:
     return Checked(sheet=sheet, problems=tuple(problems))
 
 
-def settle_review(review: Review, scan: dict[str, Any]) -> dict[str, Any]:
-    """The settlement (`sheetscan.settlement/1`) of the reviewed sheet at the review's price per whist.
-
-    Raises `SheetscanError` (or `ValueError`) naming the problem when the sheet cannot be settled;
-    `check_review` lists every such problem at once.
-    """
+def settle_review(review: Review, scan: dict[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    """The settlement (`sheetscan.settlement/1`) of the reviewed sheet at the review's price per whist,
+    and no problems; or None and every problem that keeps the sheet from being settled (`check_review`'s,
+    else the one the rules core raises while settling)."""
     checked = check_review(review, scan)
     if checked.problems:
-        raise ValueError(checked.problems[0])
-    settlement: dict[str, Any] = write_settlement(settle(read_sheet(checked.sheet), price=review["price"]))
-    return settlement
+        return None, checked.problems
+    try:
+        settled = settle(read_sheet(checked.sheet), price=review["price"])
+    except (SheetscanError, ValueError) as error:
+        return None, (str(error),)
+    settlement: dict[str, Any] = write_settlement(settled)
+    return settlement, ()
 
 
 def _zone_text(zone: ReviewZone) -> str:

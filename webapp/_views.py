@@ -11,7 +11,6 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, g, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from sheetscan import SheetscanError
 from sheetscan.rules import VARIANTS
 from webapp._forms import ReviewForm, form_from_review, form_rows, parse_review_form
 from webapp._review import (
@@ -229,15 +228,8 @@ def save(sheet_id: int) -> Any:
 def settlement(sheet_id: int) -> tuple[str, int]:
     """Who owes whom, in whists and money, with the steps in words; or what keeps the sheet open."""
     sheet = _stored(sheet_id)
-    checked = check_review(sheet.review, sheet.scan)
-    result: dict[str, Any] | None = None
-    problems = list(checked.problems)
-    if not problems:
-        try:
-            result = settle_review(sheet.review, sheet.scan)
-        except (SheetscanError, ValueError) as error:
-            problems.append(str(error))
-    return render_template("settlement.html", sheet=sheet, settlement=result, problems=problems,
+    result, problems = settle_review(sheet.review, sheet.scan)
+    return render_template("settlement.html", sheet=sheet, settlement=result, problems=list(problems),
                            players=sheet.review["players"]), 422 if problems else 200
 
 
@@ -245,13 +237,10 @@ def settlement(sheet_id: int) -> tuple[str, int]:
 def settlement_json(sheet_id: int) -> Any:
     """`sheetscan.settlement/1` of the saved sheet; 422 with the problems when it cannot be settled."""
     sheet = _stored(sheet_id)
-    checked = check_review(sheet.review, sheet.scan)
-    if checked.problems:
-        return {"problems": list(checked.problems)}, 422
-    try:
-        return settle_review(sheet.review, sheet.scan)
-    except (SheetscanError, ValueError) as error:
-        return {"problems": [str(error)]}, 422
+    result, problems = settle_review(sheet.review, sheet.scan)
+    if result is None:
+        return {"problems": list(problems)}, 422
+    return result
 
 
 @blueprint.get("/sheets/<int:sheet_id>/sheet.json")
