@@ -9,10 +9,19 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
 __all__ = [
-    "below", "dark_mask", "dark_ratio", "fit_line", "hanging_pieces", "hysteresis", "intersect",
+    "INK_REACH", "INK_STRONG", "INK_WEAK", "below", "dark_mask", "dark_ratio", "fit_line", "hanging_pieces",
+    "hysteresis", "intersect",
     "line_through", "local_ink", "long_blobs", "nearest_run_spans", "nearest_runs", "opening",
     "point_line_distance",
 ]
+
+
+INK_STRONG = 0.32
+"""The ink stage's hysteresis thresholds and reach (`ink.find_ink`): a stroke pixel is at least
+`INK_WEAK` darker than the paper (as a share of its brightness) and within `INK_REACH` px of one at least
+`INK_STRONG` darker. Here because the zone stage needs to know what the ink stage will keep."""
+INK_WEAK = 0.16
+INK_REACH = 3
 
 
 def dark_mask(image: U8, *, line_width: float = 3.0, contrast: float = 0.78) -> U8:
@@ -42,10 +51,12 @@ def hysteresis(ratio: NDArray[np.float32], strong: float, weak: float) -> U8:
     return u8(np.take(keep, labels))
 
 
-def local_ink(ratio: NDArray[np.float32], *, strong: float = 0.68, weak: float = 0.84, reach: int = 3) -> U8:
+def local_ink(ratio: NDArray[np.float32], *, strong: float = 1.0 - INK_STRONG, weak: float = 1.0 - INK_WEAK,
+              reach: int = INK_REACH) -> U8:
     """255 on pixels darker than `weak` within `reach` px of one darker than `strong`: about what the ink
-    stage takes for ink (its default thresholds as shares of the paper), so the faint pixels it keeps
-    beside a dark line (a ruling's stub where it crosses the line) are known here too."""
+    stage takes for ink (its default thresholds, as shares of the paper's brightness `ratio` is in), so
+    the faint pixels it keeps beside a dark line (a ruling's stub where it crosses the line) are known
+    here too."""
     _, dark = cv2.threshold(ratio, strong, 255, cv2.THRESH_BINARY_INV)
     _, faint = cv2.threshold(ratio, weak, 255, cv2.THRESH_BINARY_INV)
     near = cv2.dilate(dark.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1,) * 2))

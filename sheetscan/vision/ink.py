@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from sheetscan.vision._lines import long_blobs, opening
+from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, long_blobs, opening
 
 __all__ = ["Ink", "find_ink"]
 
@@ -48,8 +48,8 @@ def find_ink(
     image: npt.NDArray[np.uint8],
     *,
     line_mask: npt.NDArray[np.uint8] | None = None,
-    strong: float = 0.32,
-    weak: float = 0.16,
+    strong: float = INK_STRONG,
+    weak: float = INK_WEAK,
     max_extent: float = 0.2,
     grid_length: float = 0.06,
     faintest: float = 0.2,
@@ -151,7 +151,7 @@ def _local_strong(strength: Mask, *, strong: float, faintest: float, share: floa
 
 
 def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: float = 0.5,
-                reach: int = 3) -> Mask:
+                reach: int = INK_REACH) -> Mask:
     """Pixels above `strong` (one threshold, or one per pixel), and pixels above the weak threshold
     within `reach` pixels of one: `weak`, or `weak_share` of a per-pixel strong threshold where
     that is lower.
