@@ -161,12 +161,16 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
     (where the model's lines end and meet), takes that place's run (see `_borrowed`): the line goes on
     where another meets it.
     """
-    points, normals = _samples(polylines, step, 0.0)
-    which = np.repeat(np.arange(len(polylines)), [len(_samples([line], step, 0.0)[0]) for line in polylines])
     band = np.zeros_like(mask)
     filled = np.zeros_like(mask)
-    if len(points) == 0:
+    # Sampled line by line (the same places, in the same order, as all lines at once) to know each
+    # place's line.
+    per_line = [_samples([line], step, 0.0) for line in polylines]
+    which = np.repeat(np.arange(len(polylines)), [len(p) for p, _ in per_line])
+    if len(which) == 0:
         return band, filled
+    points = f64(np.concatenate([p for p, _ in per_line]))
+    normals = f64(np.concatenate([n for _, n in per_line]))
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (merge, merge))
     fat = u8(cv2.dilate(mask, kernel)) if merge > 1 else mask
     ink, offsets = _ink_across(fat, points, normals, search)
