@@ -182,9 +182,9 @@ def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float
         # Small marks higher up in the row are pieces of digits (the bar of a 5, a broken stroke).
         pieces = [d for d in dots if top - 0.1 * height <= d.cy < top + 0.3 * (bottom - top)]
         lines.append((_glyphs(sorted(row + pieces, key=lambda b: b.x), height=height), row_dots))
-    widest = split_gap([g for glyphs, row_dots in lines for g in _undotted_gaps(glyphs, row_dots, height)],
+    widest = split_gap([g for glyphs, row_dots in lines for g in _row_gaps(glyphs, row_dots, height)],
                        height=height, most=gap)
-    dotted = [g for glyphs, row_dots in lines for g in _undotted_gaps(glyphs, row_dots, height, dotted=True)]
+    dotted = [g for glyphs, row_dots in lines for g in _row_gaps(glyphs, row_dots, height, dotted=True)]
     if len(dotted) >= 3:
         # A dot lost in the digit before it leaves the space the writer puts around a dot: a space
         # well short of the zone's dotted spaces is one between digits (narrow "1"s leave wide ones).
@@ -220,10 +220,10 @@ def _two_groups(values: npt.NDArray[np.float64]) -> tuple[
     return best, best_score, lower, upper
 
 
-def _undotted_gaps(glyphs: list[Glyph], dots: list[Blob], height: float, *,
+def _row_gaps(glyphs: list[Glyph], dots: list[Blob], height: float, *,
                    dotted: bool = False) -> list[float]:
-    """The spaces between neighbouring glyphs of a row that have no dot between them (`dotted`: those
-    that have one)."""
+    """The spaces between neighbouring glyphs of a row: those with no dot between them, or with
+    `dotted` those that have one."""
     gaps = []
     for a, b in itertools.pairwise(glyphs):
         if a.crossed and b.crossed:
