@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
-from sheetscan.vision._lines import nearest_run_spans, nearest_runs
+from sheetscan.vision._lines import ink_at, nearest_run_spans, nearest_runs
 
 __all__ = ["Displacement", "fit_displacement", "trace_band", "trace_bands"]
 
@@ -81,17 +81,10 @@ def _samples(polylines: list[F64], step: float, skip: float) -> tuple[F64, F64]:
 def _ink_across(mask: U8, points: F64, normals: F64, search: float) -> tuple[NDArray[np.bool_], F64]:
     """Ink at every whole-pixel offset within `search` across each sample point (rows = points), and
     the offsets; points off the image count as paper."""
-    h, w = mask.shape
     offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
     x = (points[:, None, 0] + offsets[None, :] * normals[:, None, 0]).round().astype(np.intp)
     y = (points[:, None, 1] + offsets[None, :] * normals[:, None, 1]).round().astype(np.intp)
-    # A one-pixel paper border, and every place off the image moved onto it: one plain lookup instead
-    # of picking out the places inside the image.
-    framed = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    np.clip(x + 1, 0, w + 1, out=x)
-    np.clip(y + 1, 0, h + 1, out=y)
-    ink = np.take(framed, y * (w + 2) + x) > 0
-    return ink, offsets
+    return ink_at(mask, x, y), offsets
 
 
 def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, float], half: float,

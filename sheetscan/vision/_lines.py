@@ -10,7 +10,7 @@ from sheetscan.vision._arrays import F64, U8, f64, u8
 
 __all__ = [
     "INK_REACH", "INK_STRONG", "INK_WEAK", "below", "dark_mask", "dark_ratio", "fit_line", "hanging_pieces",
-    "hysteresis", "intersect",
+    "hysteresis", "ink_at", "intersect",
     "line_through", "local_ink", "long_blobs", "nearest_run_spans", "nearest_runs", "opening",
     "point_line_distance",
 ]
@@ -83,6 +83,17 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
     keep[labels[far > 0]] = 0
     keep[0] = 0
     return u8(np.take(keep, labels))
+
+
+def ink_at(mask: U8, x: NDArray[np.integer], y: NDArray[np.integer]) -> NDArray[np.bool_]:
+    """Whether `mask` has ink at each pixel (x, y) (arrays of one shape); places off the image are paper."""
+    h, w = mask.shape
+    # A one-pixel paper border, and every place off the image moved onto it: one plain lookup instead
+    # of picking out the places inside the image.
+    framed = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    xs = np.clip(np.asarray(x, np.intp) + 1, 0, w + 1)
+    ys = np.clip(np.asarray(y, np.intp) + 1, 0, h + 1)
+    return np.asarray(np.take(framed, ys * (w + 2) + xs) > 0, np.bool_)
 
 
 def opening(mask: cv2.typing.MatLike, kernel: cv2.typing.MatLike) -> U8:

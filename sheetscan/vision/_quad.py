@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64
 from sheetscan.vision._lines import (
     fit_line,
+    ink_at,
     intersect,
     line_through,
     nearest_run_spans,
@@ -150,7 +151,6 @@ def segment_coverage(mask: U8, a: F64, b: F64, *, tolerance: float = 2.0, ends: 
                      samples: int = 24) -> float:
     """Share of points along the segment a → b (its ends cut by `ends` of its length) that have ink in
     `mask` within `tolerance` px across it; points outside the image count as bare."""
-    h, w = mask.shape
     d = f64(b) - f64(a)
     length = float(np.hypot(*d))
     if length < 1e-9:
@@ -160,9 +160,7 @@ def segment_coverage(mask: U8, a: F64, b: F64, *, tolerance: float = 2.0, ends: 
     across = np.arange(-math.ceil(tolerance), math.ceil(tolerance) + 1)[None, :, None]
     pts = (f64(a) + t * d + across * normal).round().astype(int)  # samples × offsets × 2
     x, y = pts[..., 0], pts[..., 1]
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    ink = np.zeros(x.shape, bool)
-    ink[inside] = mask[y[inside], x[inside]] > 0
+    ink = ink_at(mask, x, y)
     return float(np.mean(ink.any(axis=1)))
 
 
@@ -270,7 +268,6 @@ def _runs_across(mask: U8, starts: F64, stops: F64, *, band: int, samples: int =
     """Along each segment starts[k] → stops[k] (K × 2 each; their ends cut by `ends`), at `samples`
     points, the ink run across the segment nearest it within `band` px: (start offsets, end offsets,
     found), each K × `samples`, as `nearest_run_spans` gives them."""
-    h, w = mask.shape
     starts, stops = f64(starts).reshape(-1, 2), f64(stops).reshape(-1, 2)
     offsets = np.arange(-band, band + 1, dtype=np.float64)
     d = stops - starts
@@ -279,9 +276,7 @@ def _runs_across(mask: U8, starts: F64, stops: F64, *, band: int, samples: int =
     base = starts[:, None, :] + t[None, :, None] * d[:, None, :]  # K × samples × 2
     grid = base[:, :, None, :] + offsets[None, None, :, None] * normal[:, None, None, :]
     x, y = grid[..., 0].round().astype(int), grid[..., 1].round().astype(int)
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    ink = np.zeros(x.shape, bool)
-    ink[inside] = mask[y[inside], x[inside]] > 0
+    ink = ink_at(mask, x, y)
     first, last, valid = nearest_run_spans(ink.reshape(-1, len(offsets)), offsets, len(offsets))
     shape = (len(starts), samples)
     return f64(first.reshape(shape)), f64(last.reshape(shape)), valid.reshape(shape)
@@ -355,7 +350,6 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     meeting the side do not pull the fit), the ink within `band` px across the side is averaged into
     one point; a Huber line through those points is the side.
     """
-    h, w = mask.shape
     offsets = np.arange(-int(band), int(band) + 1, dtype=np.float64)
     lines = []
     for i in range(4):
@@ -367,9 +361,7 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
         grid = base[:, None, :] + offsets[None, :, None] * normal[None, None, :]  # samples × offsets × 2
         x = grid[..., 0].round().astype(int)
         y = grid[..., 1].round().astype(int)
-        inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-        ink = np.zeros(x.shape, bool)
-        ink[inside] = mask[y[inside], x[inside]] > 0
+        ink = ink_at(mask, x, y)
         centres, good = nearest_runs(ink, offsets, max(3, len(offsets) // 3))
         fitted = None
         if good.sum() >= max(8, samples // 5):
