@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision import _group
+from sheetscan.vision._regroup import regroup
 from sheetscan.vision._totals import DigitCache, choose_angles, choose_cuts
 from sheetscan.vision._zone_ink import (
     CIRCLE,
@@ -454,8 +455,10 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
         key = block.zone if block.zone != CIRCLE else -10 - len(sequences)
         sequences.setdefault(key, []).extend(numbers)
         rises[key] = block.rising
-    parts = choose_cuts(recognizer, [(key >= 0, rises[key], numbers) for key, numbers in sequences.items()],
-                         readings, cache=cache)
+    zone_sequences = [(key >= 0, rises[key], numbers) for key, numbers in sequences.items()]
+    parts = choose_cuts(recognizer, zone_sequences, readings, cache=cache)
+    # Last, a digit that landed in the neighbouring number (their dot lost) moves back (`regroup`).
+    parts = regroup(zone_sequences, parts, readings)
     by_zone: dict[int, tuple[list[int], list[ReadNumber]]] = {}
     target: ReadNumber | None = None
     for block, (angle, numbers) in zip(blocks, chosen, strict=True):

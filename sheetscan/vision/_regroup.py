@@ -1,0 +1,181 @@
+"""Moving a digit between two neighbouring numbers of a zone when their dot was lost (stage 5).
+
+"75.83" whose dot is lost, or drawn touching the 8, is cut where the widest space is: "758" and "3".
+No way of cutting either number alone reads the totals in order (70, 758, 3, 98), and splitting
+"758" as "75" | "8" still leaves a "3". `regroup` moves the last digit of a number to the front of the
+next one (or the first digit of the next to the end of the one before) when the zone's running totals
+call for it: the digits keep the readings the recogniser already gave them, so this reads no crop.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sheetscan.vision import _group
+from sheetscan.vision._totals import _LONGEST, Part, _step_cost, part_token
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+
+if TYPE_CHECKING:
+    from sheetscan.vision.numbers import NumberToken
+
+__all__ = ["regroup"]
+
+_REGROUP_COST = 2.0
+"""Log-likelihood cost of moving a digit between two numbers: like reading one token as two
+(`_totals._SPLIT_COST`), it says a dot was lost or drawn where the cut did not take it."""
+_NEAR = 1.5
+"""The most space, in digit heights, between two numbers that a digit may move across."""
+_PENALTY = 4.0
+"""The cost of a step between totals that goes back (as `_totals.monotone_picks`)."""
+_TALL = 0.75
+"""A digit that moves stands at least this share of its number's tallest box (not a dot's piece)."""
+
+
+def regroup(sequences: Sequence[tuple[bool, bool, Sequence[NumberToken]]],
+            parts: dict[int, tuple[Part, ...]],
+            readings: dict[int, NumberReading]) -> dict[int, tuple[Part, ...]]:
+    """`parts` (by the id of the token they replace, as `_totals.choose_cuts` gives them) with digits
+    moved between neighbouring numbers where the totals call for it (see the module docstring).
+
+    `sequences` are each zone's tokens in writing order, as given to `choose_cuts` (a sequence whose
+    first flag is False, the circle, is left alone; the second flag says the totals only rise);
+    `readings` the first reading of every token. Only the numbers whose readings give one digit per
+    digit box (the CNN) can move digits. A move is taken when it lowers the cost of the steps from the
+    number before into and between the two by more than one step back (`_PENALTY`) and gains more
+    than `_REGROUP_COST` in log-confidence and step costs (the step to the number after included);
+    moves are taken best first, as long as any gains."""
+    out = dict(parts)
+    for splits, rising, sequence in sequences:
+        if not splits:
+            continue
+        flat = [(id(t), part) for t in sequence for part in parts.get(id(t), ((t, readings[id(t)]),))]
+        if not _moves(flat, rising=rising):
+            continue
+        for token in sequence:
+            mine = tuple(part for key, part in flat if key == id(token))
+            if mine != parts.get(id(token), ((token, readings[id(token)]),)):
+                out[id(token)] = mine
+    return out
+
+
+def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
+    """Moves digits within `flat` (each part with the id of its token), best first; whether any moved."""
+    moved = False
+    for _ in range(len(flat)):
+        kept = [i for i, (_, (token, _)) in enumerate(flat) if not token.crossed_out]
+        values = [flat[i][1][1].value for i in kept]
+        sign = 1 if rising else min((1, -1), key=lambda s: _steps(values, s))
+        best: tuple[float, int, int, Part, Part] | None = None
+        for k, (i, j) in enumerate(itertools.pairwise(kept)):
+            before = values[k - 1] if k > 0 else None
+            after = values[k + 2] if k + 2 < len(values) else None
+            now = _score(flat[i][1][1], flat[j][1][1], before, after, sign)
+            for a, b in _options(flat[i][1], flat[j][1]):
+                # Decision: only the totals' order calls for a move, and only when the steps it
+                # mends from the number before into and between the two cost more than one step back,
+                # because one number misread or short of a digit (an 18 read as 1: 11, 1, 19) breaks
+                # one step, which moving a digit may mend as well (1, 11, 19), while a digit on the
+                # wrong side of a lost dot makes one number too long and the other too short, breaking
+                # the steps into and out of the long one (70, 758, 3). The step to the number after
+                # counts only in the gain (that number may be misread itself: 70, 758, 3, 8). A digit
+                # moved onto a number read badly reads more surely, but that alone is no reason.
+                old, new = (flat[i][1][1].value, flat[j][1][1].value), (a[1].value, b[1].value)
+                if _steps([before, *old], sign) - _steps([before, *new], sign) <= _PENALTY:
+                    continue
+                gain = _score(a[1], b[1], before, after, sign) - now - _REGROUP_COST
+                if gain > 0.0 and (best is None or gain > best[0]):
+                    best = (gain, i, j, a, b)
+        if best is None:
+            return moved
+        _, i, j, a, b = best
+        flat[i], flat[j] = (flat[i][0], a), (flat[j][0], b)
+        moved = True
+    return moved
+
+
+def _steps(values: Sequence[int | None], sign: int) -> float:
+    return sum(_step_cost(sign * (v - u), _PENALTY) for u, v in itertools.pairwise(values)
+               if u is not None and v is not None)
+
+
+def _score(first: NumberReading, second: NumberReading, before: int | None, after: int | None,
+           sign: int) -> float:
+    """The log-likelihood of two neighbouring readings: their log-confidences less the costs of the
+    steps from the number before them, between them and to the one after."""
+    logs = sum(math.log(max(r.confidence, 1e-6)) - (3.0 if len(r.digits) > _LONGEST else 0.0)
+               for r in (first, second))
+    return logs - _steps([before, first.value, second.value, after], sign)
+
+
+def _options(first: Part, second: Part) -> list[tuple[Part, Part]]:
+    """The two numbers with the first's last digit moved to the front of the second, and with the
+    second's first digit moved to the end of the first: when both are read one digit per box, are
+    written on one line and near each other, and the digit moved is a full-height box."""
+    (a, ra), (b, rb) = first, second
+    if not (_by_digit(a, ra) and _by_digit(b, rb) and a.angle == b.angle and a.row == b.row
+            and a.zone == b.zone and _near(a, b)):
+        return []
+    out = []
+    if len(ra.digits) > 1 and _tall(a, -1):
+        box, digit = a.image.digit_boxes[-1], ra.digits[-1]
+        rest = part_token(a, a.image.digit_boxes[:-1])
+        out.append(((rest, read_number(ra.digits[:-1])),
+                    (_with_digit(b, a, box, front=True), read_number((digit, *rb.digits)))))
+    if len(rb.digits) > 1 and _tall(b, 0):
+        box, digit = b.image.digit_boxes[0], rb.digits[0]
+        rest = part_token(b, b.image.digit_boxes[1:])
+        out.append(((_with_digit(a, b, box, front=False), read_number((*ra.digits, digit))),
+                    (rest, read_number(rb.digits[1:]))))
+    return out
+
+
+def _by_digit(token: NumberToken, reading: NumberReading) -> bool:
+    return bool(reading.candidates) and len(reading.digits) == len(token.image.digit_boxes) > 0 and all(
+        isinstance(d, DigitReading) for d in reading.digits)
+
+
+def _tall(token: NumberToken, index: int) -> bool:
+    boxes = token.image.digit_boxes
+    return boxes[index][3] >= _TALL * max(box[3] for box in boxes)
+
+
+def _near(first: NumberToken, second: NumberToken) -> bool:
+    """Whether the space from the end of `first` to the start of `second` (the middles of their quads'
+    closing and opening edges) is at most `_NEAR` digit heights."""
+    end = np.add(first.quad[1], first.quad[2]) / 2.0
+    start = np.add(second.quad[0], second.quad[3]) / 2.0
+    height = max(first.digit_size[0], second.digit_size[0])
+    return height > 0 and float(np.hypot(*(start - end))) <= _NEAR * height
+
+
+def _with_digit(token: NumberToken, donor: NumberToken, box: _group.Box, *, front: bool) -> NumberToken:
+    """`token` with the digit in `box` of `donor` set before its digits (`front`) or after them: the
+    image is the two side by side (the digit's crop exactly as the recogniser read it), the quad
+    reaches over the digit's share of `donor`'s quad."""
+    x, y, w, h = box
+    piece = donor.image.gray[max(y, 0):y + h, max(x, 0):x + w]
+    own = token.image.gray
+    space = 2
+    height = max(own.shape[0], piece.shape[0])
+    gray = np.zeros((height, own.shape[1] + piece.shape[1] + space), dtype=np.uint8)
+    if front:
+        gray[:piece.shape[0], :piece.shape[1]] = piece
+        gray[:own.shape[0], piece.shape[1] + space:] = own
+        shift = piece.shape[1] + space
+        boxes = ((0, 0, piece.shape[1], piece.shape[0]),
+                 *((bx + shift, by, bw, bh) for bx, by, bw, bh in token.image.digit_boxes))
+    else:
+        gray[:own.shape[0], :own.shape[1]] = own
+        gray[:piece.shape[0], own.shape[1] + space:] = piece
+        boxes = (*token.image.digit_boxes, (own.shape[1] + space, 0, piece.shape[1], piece.shape[0]))
+    near = part_token(donor, (box,)).quad
+    tl, tr, br, bl = token.quad
+    quad = (near[0], tr, br, near[3]) if front else (tl, near[1], near[2], bl)
+    return replace(token, quad=quad, image=NumberImage(gray=gray, digit_boxes=boxes), glyph_cuts=(),
+                   glyph_joins=())

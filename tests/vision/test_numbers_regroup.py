@@ -1,0 +1,138 @@
+"""Stage 5: a digit that landed in the neighbouring number (their dot lost) moves back when the zone's
+running totals call for it (`_regroup.regroup`).
+
+Crafted tokens on one line, each digit a 20×40 box with a known reading, so the tests check which
+moves are taken, not the network.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sheetscan.vision._recog_types import crop_digits
+from sheetscan.vision._regroup import regroup
+from sheetscan.vision.numbers import NumberToken
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+
+_HEIGHT = 40
+_WIDTH = 20
+_SPACE = 6
+
+
+Digits = list[tuple[int, float]]
+Read = tuple[NumberToken, NumberReading]
+
+
+def _number(digits: Digits, left: float) -> Read:
+    """A number on the sheet whose digits start `left` px along the line: each digit's box is 20 px
+    wide, 6 px apart, and reads as the given (digit, probability), the rest of it noise. Each digit's
+    ink is a block of its own grey level (the digit's value + 1, times 20), to tell crops apart."""
+    count = len(digits)
+    width = count * _WIDTH + (count - 1) * _SPACE
+    gray = np.zeros((_HEIGHT, width), np.uint8)
+    boxes = []
+    for k, (digit, _) in enumerate(digits):
+        x = k * (_WIDTH + _SPACE)
+        gray[4:_HEIGHT - 4, x + 4:x + _WIDTH - 4] = 20 * (digit + 1)
+        boxes.append((x, 0, _WIDTH, _HEIGHT))
+    quad = ((left, 0.0), (left + width, 0.0), (left + width, float(_HEIGHT)), (left, float(_HEIGHT)))
+    token = NumberToken(zone=3, angle=0, row=0, quad=quad, crossed_out=False,
+                        image=NumberImage(gray=gray, digit_boxes=tuple(boxes)),
+                        digit_size=(float(_HEIGHT), float(_WIDTH)))
+    reading = read_number([DigitReading(((d, p),), 1.0 - p) for d, p in digits])
+    return token, reading
+
+
+def _line(numbers: list[Digits], gaps: list[float]) -> list[Read]:
+    """Numbers side by side on one line, `gaps[i]` px between number i and i + 1."""
+    out = []
+    left = 0.0
+    for k, digits in enumerate(numbers):
+        token, reading = _number(digits, left)
+        out.append((token, reading))
+        left = token.quad[1][0] + (gaps[k] if k < len(gaps) else 0.0)
+    return out
+
+
+def _values(line: list[Read], rising: bool = True) -> list[int | None]:
+    tokens = [t for t, _ in line]
+    readings = {id(t): r for t, r in line}
+    parts = regroup([(True, rising, tokens)], {}, readings)
+    return [r.value for t in tokens for _, r in parts.get(id(t), ((t, readings[id(t)]),))]
+
+
+def test_a_digit_cut_into_the_number_before_moves_to_its_own() -> None:
+    # "70.75.83.98" with the dot between 75 and 8 lost and a wider space after the 8: cut as 70, 758,
+    # 3, 98. 70 -> 758 -> 3 -> 98 jumps and falls; with the 8 moved on, 70 < 75 < 83 < 98.
+    sure = 0.99
+    digits = [[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, sure)], [(3, sure)], [(9, sure), (8, sure)]]
+    line = _line(digits, [20.0, 20.0, 20.0])
+    assert _values(line) == [70, 75, 83, 98]
+
+
+def test_a_digit_moves_even_when_the_number_after_is_misread() -> None:
+    # As above, but the 98 reads as 8: 70, 758, 3, 8 -> 70, 75, 83, 8. The move mends both steps
+    # into and out of 758 (two steps back's worth) and leaves one step back (83 -> 8), a misread the
+    # move is not asked to mend.
+    sure = 0.99
+    digits = [[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, sure)], [(3, sure)], [(8, sure)]]
+    line = _line(digits, [20.0, 20.0, 20.0])
+    assert _values(line) == [70, 75, 83, 8]
+
+
+def test_a_digit_cut_into_the_number_after_moves_back() -> None:
+    # "12.16.20" cut as 12, 1, 620: the 6 belongs to the 1 before it (12 < 16 < 20).
+    sure = 0.99
+    line = _line([[(1, sure), (2, sure)], [(1, sure)], [(6, sure), (2, sure), (0, sure)]], [20.0, 20.0])
+    assert _values(line) == [12, 16, 20]
+
+
+def test_the_moved_digit_keeps_its_crop_and_its_share_of_the_quad() -> None:
+    sure = 0.99
+    line = _line([[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, sure)], [(3, sure)]], [20.0, 20.0])
+    tokens = [t for t, _ in line]
+    readings = {id(t): r for t, r in line}
+    parts = regroup([(True, True, tokens)], {}, readings)
+    ((kept, kept_reading),) = parts[id(tokens[1])]
+    ((grown, grown_reading),) = parts[id(tokens[2])]
+    assert (kept_reading.value, grown_reading.value) == (75, 83)
+    # The 8 was the third box of "758": its crop (grey 20 * 9) now stands first in "83", the 3's next.
+    crops = crop_digits(grown.image)
+    assert [int(c.max()) for c in crops] == [180, 80]
+    assert np.array_equal(crops[0], crop_digits(tokens[1].image)[2])
+    # "70" spans x 0..46 of the line (two 20 px digits 6 px apart), "758" 66..138 (its 8 from 66 + 52
+    # = 118), "3" 158..178. The 83 now reaches from the 8 to the end of the 3; 75 ends at 66 + 46.
+    assert grown.quad[0][0] == 118.0 and grown.quad[1][0] == 178.0
+    assert kept.quad[0][0] == 66.0 and kept.quad[1][0] == 112.0
+
+
+def test_a_move_only_the_reading_likes_is_not_taken() -> None:
+    # 6, a pale "1" read mostly as noise (0.09), 12, 14: moving the 1 of 12 onto it reads more surely
+    # (11 or 1 and 2), but 6 -> 1 still falls: the totals' order does not call for it.
+    line = _line([[(6, 0.99)], [(1, 0.09)], [(1, 0.99), (2, 0.99)], [(1, 0.99), (4, 0.99)]],
+                 [20.0, 20.0, 20.0])
+    assert _values(line, rising=False) == [6, 1, 12, 14]
+
+
+def test_one_step_back_is_no_reason_to_move_a_digit() -> None:
+    # 11, then an 18 whose 8 was lost (read 1), then 19: 11 -> 1 falls once. Moving the second 1 of
+    # 11 over reads 1, 11, 19 in order, but one misread number breaks one step as well; a digit on
+    # the wrong side of a lost dot breaks the steps on both sides of the pair.
+    sure = 0.99
+    line = _line([[(1, sure), (1, sure)], [(1, sure)], [(1, sure), (9, sure)]], [20.0, 20.0])
+    assert _values(line) == [11, 1, 19]
+
+
+def test_no_digit_moves_across_a_wide_space_or_to_another_line() -> None:
+    sure = 0.99
+    digits = [[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, sure)], [(3, sure)], [(9, sure), (8, sure)]]
+    # Three digit heights between 758 and 3: not one number whose dot was lost.
+    far = _line(digits, [20.0, 3 * _HEIGHT, 20.0])
+    assert _values(far) == [70, 758, 3, 98]
+    # The 3 on the next line of writing.
+    line = _line(digits, [20.0, 20.0, 20.0])
+    token, reading = line[2]
+    moved = NumberToken(zone=token.zone, angle=token.angle, row=1, quad=token.quad, crossed_out=False,
+                        image=token.image, digit_size=token.digit_size)
+    line[2] = (moved, reading)
+    assert _values(line) == [70, 758, 3, 98]
