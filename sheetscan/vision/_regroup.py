@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sheetscan.vision import _group
-from sheetscan.vision._totals import _LONGEST, Part, _step_cost, part_token
+from sheetscan.vision._steps import Part, _step_cost
+from sheetscan.vision._totals import _LONGEST, part_token
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 
 if TYPE_CHECKING:

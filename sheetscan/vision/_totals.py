@@ -9,7 +9,9 @@
   along each zone the ways are chosen together (Viterbi) for the most likely readings whose totals
   move the zone's way, in steps no bigger than totals move.
   Only numbers that could change are read again, and a way that swallowed a "1" another way finds
-  is worth less (the network reads "13" run together as a sure 3);
+  is worth less (the network reads "13" run together as a sure 3). Digits that landed in the
+  neighbouring number may then move (`_regroup`), and last the totals choose among the other
+  candidate readings of the unsure or out-of-step numbers too (a pale digit read as "not a digit");
 - `DigitCache`: every digit crop goes through the network once, whichever pass asks for it.
 """
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -26,22 +28,27 @@ import numpy.typing as npt
 
 from sheetscan.vision import _group
 from sheetscan.vision._recog_types import crop_digits
+from sheetscan.vision._steps import Choice, Part, _step_cost, monotone_picks
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer, read_number
 
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["DigitCache", "choose_angles", "choose_cuts", "monotone_picks", "part_token", "read_tokens"]
+__all__ = ["Choice", "DigitCache", "Part", "choose_angles", "choose_cuts", "monotone_picks", "part_token",
+           "read_tokens"]
 
 # No written number has more than three digits (see `_group.group_numbers`).
 _LONGEST = 3
 
-Part = tuple["NumberToken", NumberReading]
-"""A number as read: its token (its quad and digit boxes) and the recogniser's reading."""
-Choice = tuple[tuple[Part, ...], float]
-"""One way of reading a token: its parts (one, or two when its dot was lost) and their log-likelihood."""
+Moves = Callable[[list[tuple[bool, bool, list["NumberToken"]]], dict[int, tuple[Part, ...]],
+                  dict[int, NumberReading]], dict[int, tuple[Part, ...]]]
+"""Changes to the chosen parts of a zone's numbers across tokens (`_regroup.regroup`): given the
+sequences, the parts chosen so far (by token id) and the first readings, the parts after it."""
 _OTHER_WAY = -0.05
 """Log-likelihood prior of a way of cutting other than the first (the likeliest by width)."""
+_ALTERNATIVE_COST = 1.0
+"""Log-likelihood cost of reading a number as other than the recogniser's likeliest value (see
+`_alternatives`)."""
 _SPLIT_COST = 2.0
 """Log-likelihood cost of reading one token as two numbers (their dot lost or run into a digit)."""
 _ONE_TALL = 0.75
@@ -58,7 +65,8 @@ height may hold one (see `_swallow_limit`)."""
 
 def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[NumberToken]]],
                  readings: dict[int, NumberReading], *, cache: DigitCache | None = None,
-                 sure: float = 0.95) -> dict[int, tuple[Part, ...]]:
+                 sure: float = 0.95, alternatives: bool = True,
+                moves: Moves | None = None) -> dict[int, tuple[Part, ...]]:
     """For each number whose glyphs can be cut more than one way, the cut to keep: every way of
     cutting it is read (all in one batch), and along each zone's sequence of numbers the ways are
     chosen together (Viterbi) for the most likely readings with running totals that never go back.
@@ -74,7 +82,12 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     swallowed a "1" (`_absorbed`): then that glyph's other cuts are read. `cache` reads each digit
     crop once across calls.
 
-    Returns, by the id of the token they replace, the parts of the tokens whose cut changed.
+    `moves` (`_regroup.regroup`) may then move digits between neighbouring numbers of a zone; last,
+    with `alternatives`, the numbers that needed their ways read are read as each of their readings'
+    other candidates too (`_alternatives`), and the totals choose again (the moved ones keep what
+    `moves` made of them).
+
+    Returns, by the id of the token they replace, the parts of the tokens whose cut or reading changed.
     """
     jobs: list[tuple[int, int, NumberToken]] = []
     split_ok = {id(t) for splits, _, sequence in sequences if splits for t in sequence}
@@ -103,7 +116,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     cache = cache or DigitCache(recognizer)
     options = _read_ways(jobs, cache)
     out: dict[int, tuple[Part, ...]] = {}
-    for _, rising, sequence in sequences:
+    for splits, rising, sequence in sequences:
         choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
         picks = monotone_picks(choices, rising=rising)
         # Decision: a writer who runs one "1" into its digit runs them all in, so once the totals
@@ -120,9 +133,53 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                 options.update(_read_ways(more, cache, habit=True))
                 choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
                 picks = monotone_picks(choices, rising=rising)
+        fixed: dict[int, tuple[Part, ...]] = {}
+        if moves is not None:
+            chosen = {id(t): found[pick][0] for t, found, pick in zip(sequence, choices, picks, strict=True)
+                      if pick > 0}
+            moved = moves([(splits, rising, sequence)], chosen, readings)
+            fixed = {key: parts for key, parts in moved.items() if chosen.get(key) != parts}
+        if alternatives or fixed:
+            # Decision: the totals choose among a number's other readings too (a pale digit read as
+            # "not a digit", a 1 read as 7), each at its own probability, because that is what the
+            # recogniser's candidates are for; only for the numbers that are unsure or out of step
+            # (`_needs_ways`), after `moves` (its pairs keep what it made of them: a wrong way read
+            # in order would hide a digit on the wrong side of a lost dot).
+            others = {id(t) for t in sequence if alternatives and id(t) in needed and not t.crossed_out}
+            choices = [[(fixed[id(t)], 0.0)] if id(t) in fixed else found + _alternatives(found)
+                       if id(t) in others else found for t, found in zip(sequence, choices, strict=True)]
+            picks = monotone_picks(choices, rising=rising)
         for token, found, pick in zip(sequence, choices, picks, strict=True):
-            if pick > 0:
+            if pick > 0 or id(token) in fixed:
                 out[id(token)] = found[pick][0]
+    return out
+
+
+def _alternatives(choices: list[Choice]) -> list[Choice]:
+    """Each one-part choice read as each of its reading's other candidate values (the value put first):
+    scored as the choice with the log-probability of that value instead of its best one's, less
+    `_ALTERNATIVE_COST`.
+
+    Decision: an alternative costs 1.0 on top of its probability, because the numbers whose
+    alternatives are read are the odd ones (pale, broken, pieces of line), where the network's
+    probabilities are least calibrated; without it the totals rewrite two right readings to fit around
+    one wrong one (40, 46, 6 read 4, 5, 6: log 0.16/0.78 + log 0.14/0.56 = -3.0 against a step back,
+    4). On the rendered benches (seeds 1000-4000, 60 photos) it leaves 15 numbers newly wrong against
+    63 newly right, where no cost leaves 21 against 72 and 2.0 leaves 6 against 42.
+    """
+    out: list[Choice] = []
+    for parts, score in choices:
+        if len(parts) != 1:
+            continue
+        ((token, reading),) = parts
+        if len(reading.candidates) < 2:
+            continue
+        best = math.log(max(_confidence(reading), 1e-6))
+        for k in range(1, len(reading.candidates)):
+            value, probability = reading.candidates[k]
+            ordered = ((value, probability), *reading.candidates[:k], *reading.candidates[k + 1:])
+            out.append((((token, NumberReading(ordered, reading.digits)),),
+                        score - best + math.log(max(probability, 1e-6)) - _ALTERNATIVE_COST))
     return out
 
 
@@ -439,80 +496,6 @@ def _ways(token: NumberToken, *, most: int = 12) -> list[tuple[tuple[_group.Box,
         if len(ways) == most:
             break
     return ways or [(tuple(token.image.digit_boxes),)]
-
-
-def monotone_picks(choices: list[list[Choice]], *, rising: bool = False, penalty: float = 4.0) -> list[int]:
-    """Which choice to take for each number of a zone's sequence: the most likely readings (sum of
-    log-confidences) less the cost of each step between neighbouring totals (`_step_cost`) in the
-    better direction of the two (strictly up, or strictly down for a pulka counted down; only up
-    when `rising`).
-    Crossed-out numbers are left out of the steps."""
-    best_total, best_picks = -math.inf, [0] * len(choices)
-    for sign in (1,) if rising else (1, -1):
-        total, picks = _viterbi(choices, sign=sign, penalty=penalty)
-        if total > best_total:
-            best_total, best_picks = total, picks
-    return best_picks
-
-
-def _values(choice: Choice) -> list[int | None]:
-    return [reading.value for _, reading in choice[0]]
-
-
-def _steps_cost(values: list[int | None], sign: int, penalty: float) -> float:
-    return sum(_step_cost(sign * (v - u), penalty) for u, v in itertools.pairwise(values)
-               if u is not None and v is not None)
-
-
-def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple[float, list[int]]:
-    """The best choices (Viterbi) along the numbers not crossed out, for one direction `sign`;
-    a crossed-out number takes its own likeliest choice."""
-    picks = [0] * len(choices)
-    steps = []
-    for i, c in enumerate(choices):
-        if c[0][0][0][0].crossed_out:
-            picks[i] = max(range(len(c)), key=lambda k: c[k][1])
-        else:
-            steps.append(i)
-    if not steps:
-        return 0.0, picks
-    values = [[_values(choice) for choice in c] for c in choices]
-    scores = [c[1] - _steps_cost(v, sign, penalty)
-              for c, v in zip(choices[steps[0]], values[steps[0]], strict=True)]
-    back: list[list[int]] = []
-    for previous, current in itertools.pairwise(steps):
-        new_scores, pointers = [], []
-        for option, mine in zip(choices[current], values[current], strict=True):
-            best, arg = -math.inf, 0
-            for k, before in enumerate(values[previous]):
-                candidate = scores[k] - _steps_cost([before[-1], mine[0]], sign, penalty)
-                if candidate > best:
-                    best, arg = candidate, k
-            new_scores.append(best + option[1] - _steps_cost(mine, sign, penalty))
-            pointers.append(arg)
-        scores = new_scores
-        back.append(pointers)
-    k = max(range(len(scores)), key=lambda i: scores[i])
-    total = scores[k]
-    for position in range(len(steps) - 1, -1, -1):
-        picks[steps[position]] = k
-        if position > 0:
-            k = back[position - 1][k]
-    return total, picks
-
-
-def _step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
-    """The cost of one step between running totals: `penalty` when it goes back or stands still; a
-    growing cost past `usual` (a jump of hundreds is a digit too many).
-
-    Decision: steps up to 40 cost nothing, because in the sample games' truth files 99% of the steps
-    of a zone's totals are at most 38 (largest 60); cost grows with the log of the step beyond that.
-    """
-    if step <= 0:
-        return penalty
-    if step <= usual:
-        return 0.0
-    return min(penalty, 0.5 + 2.0 * math.log(step / usual))
 
 
 class DigitCache:

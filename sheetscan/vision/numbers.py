@@ -448,7 +448,7 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     every = [t for _, numbers in chosen for t in numbers]
     readings = dict(zip(map(id, every), cache.read(every), strict=True))
     # Third pass: numbers with glyphs that could be cut more than one way are read every way, and
-    # each zone's running totals choose among the ways (`choose_cuts`).
+    # each zone's running totals choose among the ways and the readings' candidates (`choose_cuts`).
     sequences: dict[int, list[NumberToken]] = {}
     rises: dict[int, bool] = {}
     for block, (_, numbers) in zip(blocks, chosen, strict=True):
@@ -456,9 +456,8 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
         sequences.setdefault(key, []).extend(numbers)
         rises[key] = block.rising
     zone_sequences = [(key >= 0, rises[key], numbers) for key, numbers in sequences.items()]
-    parts = choose_cuts(recognizer, zone_sequences, readings, cache=cache)
-    # Last, a digit that landed in the neighbouring number (their dot lost) moves back (`regroup`).
-    parts = regroup(zone_sequences, parts, readings)
+    # A digit that landed in the neighbouring number (their dot lost) moves back (`regroup`).
+    parts = choose_cuts(recognizer, zone_sequences, readings, cache=cache, moves=regroup)
     by_zone: dict[int, tuple[list[int], list[ReadNumber]]] = {}
     target: ReadNumber | None = None
     for block, (angle, numbers) in zip(blocks, chosen, strict=True):

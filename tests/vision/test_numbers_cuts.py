@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from sheetscan.vision import _group
 from sheetscan.vision._recog_types import crop_digits
@@ -178,3 +179,46 @@ def test_a_writer_who_runs_one_1_into_its_digit_is_read_for_it_everywhere() -> N
     parts = choose_cuts(reader, [(True, True, sequence)], readings)
     values = [parts[id(t)][0][1].value if id(t) in parts else readings[id(t)].value for t in sequence]
     assert values == [8, 12, 13, 16]
+
+
+def test_the_totals_may_choose_a_reading_other_than_the_likeliest() -> None:
+    # 6, then "22" whose first 2 is pale: its box reads "2" at 0.3 and "not a digit" at 0.7, the
+    # second a sure 2 (0.99). As digits, the number is "2" at 0.7 × 0.99 + 0.3 × 0.01 = 0.696 (either
+    # box left out) or "22" at 0.3 × 0.99 = 0.297. Then 30. Read "2", 6 -> 2 goes back; "22" keeps
+    # 6 < 22 < 30, worth more than the likelier reading: log 0.297 = -1.21 against log 0.696 - 4 (a
+    # step back costs 4).
+    reader = _ByWidth({29: (6, 0.99), 18: (2, 0.3), 24: (2, 0.99), 31: (3, 0.99), 26: (0, 0.99)})
+    six = _token(((((0, 0, 29, 40),),),))
+    pale = _token(((((0, 0, 18, 40),),), (((22, 0, 24, 40),),)))
+    thirty = _token(((((0, 0, 31, 40),),), (((35, 0, 26, 40),),)))
+    sequence = [six, pale, thirty]
+    readings = dict(zip(map(id, sequence), reader.read_numbers([t.image for t in sequence]), strict=True))
+    assert [v for v, _ in readings[id(pale)].candidates[:2]] == [2, 22]
+    parts = choose_cuts(reader, [(True, True, sequence)], readings)
+    ((_, reading),) = parts[id(pale)]
+    assert reading.value == 22 and reading.confidence == pytest.approx(0.297)
+    assert reading.candidates[1] == (2, pytest.approx(0.696))  # the likeliest, now the first alternative
+    # With 1 before it, "2" is in step and stays: no reason to take the less likely reading.
+    one = _token(((((0, 0, 9, 40),),),))
+    reader.table[9] = (1, 0.99)
+    sequence = [one, pale, thirty]
+    readings = dict(zip(map(id, sequence), reader.read_numbers([t.image for t in sequence]), strict=True))
+    assert id(pale) not in choose_cuts(reader, [(True, True, sequence)], readings)
+
+
+def test_the_totals_do_not_rewrite_two_readings_to_fit_around_one() -> None:
+    # 40 (0.78, or 4 at 0.16), 46 (0.56, or 5 at 0.14), then a sure 6 (a 61 whose 1 was lost). Read
+    # 4, 5, 6 the totals rise, but that takes two readings other than the likeliest to mend one step
+    # back: log(0.16 / 0.78) + log(0.14 / 0.56) - 2 x 1.0 (`_ALTERNATIVE_COST`) = -4.97 < -4.
+    reader = _ByWidth({29: (6, 0.99)})
+    forty, forty_six, six = (_token(((((0, 0, w, 40),),),)) for w in (30, 31, 29))
+    readings = {id(forty): NumberReading(((40, 0.78), (4, 0.16)), ()),
+                id(forty_six): NumberReading(((46, 0.56), (5, 0.14)), ()),
+                id(six): NumberReading(((6, 0.99),), ())}
+    assert choose_cuts(reader, [(True, True, [forty, forty_six, six])], readings) == {}
+    # One alternative mending the step is taken: 40, then 46 read 4 (0.56) or 46 (0.3), then 50.
+    fifty = _token(((((0, 0, 29, 40),),),))
+    readings[id(forty_six)] = NumberReading(((4, 0.56), (46, 0.3)), ())
+    readings[id(fifty)] = NumberReading(((50, 0.99),), ())
+    parts = choose_cuts(reader, [(True, True, [forty, forty_six, fifty])], readings)
+    assert {key: [r.value for _, r in found] for key, found in parts.items()} == {id(forty_six): [46]}

@@ -11,6 +11,7 @@ import numpy as np
 
 from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision._regroup import regroup
+from sheetscan.vision._totals import Part, choose_cuts
 from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 
@@ -136,3 +137,31 @@ def test_no_digit_moves_across_a_wide_space_or_to_another_line() -> None:
                         image=token.image, digit_size=token.digit_size)
     line[2] = (moved, reading)
     assert _values(line) == [70, 758, 3, 98]
+
+
+class _Unused:
+    """A recogniser that must not be asked: these numbers have one way of cutting each."""
+
+    name = "unused"
+
+    def read_numbers(self, numbers: object) -> list[NumberReading]:
+        raise AssertionError("no number should need reading again")
+
+
+def test_digits_move_before_the_totals_choose_other_readings() -> None:
+    # 70, "758" whose 8 reads 8 at 0.7 and "not a digit" at 0.3, 3, 98. Read as "75" (0.3 x 0.99 x
+    # 0.99 = 0.29, against 758 at 0.69) it already steps well from 70, and only 75 -> 3 falls: moving
+    # the 8 would then mend one step back, no reason to move it (see the tests above), and the 83 would
+    # be lost. Digits are moved first, on the likeliest readings (70, 758, 3 breaks two steps).
+    sure = 0.99
+    digits = [[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, 0.7)], [(3, sure)], [(9, sure), (8, sure)]]
+    line = _line(digits, [20.0, 20.0, 20.0])
+    tokens = [t for t, _ in line]
+    readings = {id(t): r for t, r in line}
+    assert [v for v, _ in readings[id(tokens[1])].candidates[:2]] == [758, 75]
+
+    def values(parts: dict[int, tuple[Part, ...]]) -> list[int | None]:
+        return [r.value for t in tokens for _, r in parts.get(id(t), ((t, readings[id(t)]),))]
+
+    assert values(choose_cuts(_Unused(), [(True, True, tokens)], readings)) == [70, 75, 3, 98]
+    assert values(choose_cuts(_Unused(), [(True, True, tokens)], readings, moves=regroup)) == [70, 75, 83, 98]
