@@ -1,7 +1,9 @@
-"""The trained digit network (`models/digits.onnx`) run through cv2.dnn: the product's recogniser.
+"""The trained digit networks (`models/digits.onnx`) run through cv2.dnn: the product's recogniser.
 
-The model is made by `tools/train_digits.py`; it takes the 28×28 images of `_digit_norm` and gives
-11 logits (digits 0–9 and "not a digit") with the calibration temperature already folded in.
+The file holds two networks (`tools/train_digits.py` and `tools/train_digits_fast.py`, joined by
+`tools/ensemble_digits.py`) that read every crop together; it takes the 28×28 images of `_digit_norm`
+and gives 11 logits (digits 0–9 and "not a digit"): the mean of the two networks' calibrated
+log-probabilities, so a softmax gives their normalised geometric mean.
 """
 
 from __future__ import annotations
