@@ -164,6 +164,16 @@ def test_a_lost_dot_is_found_when_the_totals_call_for_it() -> None:
     assert monotone_picks(choices, rising=True) == [1, 0]
 
 
+def test_a_number_read_as_nothing_breaks_no_step() -> None:
+    # 12, then a number read as nothing (or, as likely, 30), then 10. The steps are taken between
+    # neighbours' values only: nothing is known of an unread number, so 12 -> (nothing) -> 10 costs no
+    # step, while 12 -> 30 -> 10 goes back once; the unread choice stays. (Were a missing value to cost
+    # a step, both steps around it would, and 30 would win.)
+    unread = ((_token(), NumberReading((), ())),), 0.0
+    choices = [[_choice((12, 0.99))], [unread, _choice((30, 1.0))], [_choice((10, 0.99))]]
+    assert monotone_picks(choices, rising=True) == [0, 0, 0]
+
+
 def test_jumps_of_hundreds_are_not_taken_for_totals() -> None:
     # 26, then 28 (0.95) or, with a stray stroke cut off as a trailing "1", 281 (0.99), the zone's
     # last number. Both rise, but 26 → 281 moves by 255 at once, far more than any running total
