@@ -40,6 +40,7 @@ RECTIFIED_LONG_SIDE = 2000
 """Long side of the rectified image in pixels (margin included)."""
 _MARGIN_SHARE = 0.025  # margin around the outer rectangle, as a share of the long side
 _PREVIEW_SIDE = 1200  # detection runs on a copy of the photo this big
+_ENLARGED = 1.25  # a sheet enlarged more than this to be rectified is interpolated bicubically
 _QR_PREFIX = "sheetscan:"
 _CONTRASTS = (0.78, 0.62, 0.48)  # ink darker than this share of the paper, tried in turn
 _ATTEMPTS = (("min", 0.78), ("min", 0.62), ("max", 0.78), ("max", 0.62), ("min", 0.48))
@@ -541,8 +542,16 @@ def _rectify(photo: Photo, corners: F64, aspect: float, *, source: Literal["form
     frame = (float(margin), float(margin), float(margin + fw), float(margin + fh))
     rect = f64([[frame[0], frame[1]], [frame[2], frame[1]], [frame[2], frame[3]], [frame[0], frame[3]]])
     to_photo = f64(cv2.getPerspectiveTransform(rect.astype(np.float32), corners.astype(np.float32)))
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)  # top, right, bottom, left
+    enlarged = max(2 * fw / (sides[0] + sides[2]), 2 * fh / (sides[1] + sides[3]))
+    # Decision: a sheet photographed much smaller than the rectified image (a far sheet, a photo sent
+    # through a messenger) is enlarged bicubically, because bilinear enlarging blurs thin pen strokes
+    # (bench photos scaled to 3 MP, seeds 1000 and 2000, 16 each: digits 90.7/93.8 -> 94.0/95.1 %, zone
+    # final values 85.0/90.8 -> 90.8/91.7 %); a sheet shrunk or enlarged a little stays bilinear
+    # (bicubic for every sheet read 12 MP photos no better).
+    interpolation = cv2.INTER_CUBIC if enlarged > _ENLARGED else cv2.INTER_LINEAR
     image = u8(cv2.warpPerspective(photo.image, to_photo, (width, height),
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   flags=interpolation | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=(255, 255, 255)))
     return RectifiedSheet(image=image, to_photo=to_photo, corners=corners, source=source, form=form,
                           partial=partial, frame=frame, rotation=rotation, layout=layout, notes=notes)
