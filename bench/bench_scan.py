@@ -1,6 +1,6 @@
 """Benchmark of reading photos: accuracy and speed of `scan()`, CNN and Tesseract side by side.
 
-    .venv/bin/python bench/bench_scan.py [--photos 12] [--tesseract-photos 3] [--seed 0]
+    .venv/bin/python bench/bench_scan.py [--photos 12] [--tesseract-photos 3] [--small-photos 0] [--seed 0]
 
 Photos come from `sheetscan.vision.render` (issue 4's renderer) with handwriting from MNIST's
 validation and test parts only (never training), over the sample games of samples/, every layout
@@ -16,6 +16,9 @@ Figures, each against the renderer's truth file:
 - unsure: share of read numbers below the confidence threshold (they would be shown for review);
 - seconds per photo, and the floor: decoding and rectifying only (`load_photo` + `find_sheet`).
 
+`--small-photos N` also reads the first N photos scaled to 3 MP (2000 × 1500, JPEG quality 85), as a
+messenger or a web form sends them, with the truth scaled alike.
+
 Numbers are matched to the truth by where they are (box overlap in photo pixels), so a standard-4
 sheet, whose seat 0 a photo cannot tell (LAYOUT.md: it is symmetric), is scored by what was read where.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import json
 import statistics
 import sys
@@ -36,6 +40,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from sheetscan.errors import SheetscanError  # noqa: E402
 from sheetscan.vision._scan_json import _number_json  # noqa: E402
@@ -185,6 +192,37 @@ def run_stages(recognizer: Recognizer, data: bytes, truth: dict[str, Any], tally
     score(truth, result, tally)
 
 
+SMALL_SCALE = 0.5
+"""`--small-photos` scale: 12 MP → 3 MP."""
+
+
+def _scaled_points(value: Any, scale: float) -> Any:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
+        return [value[0] * scale, value[1] * scale]
+    if isinstance(value, list):
+        return [_scaled_points(v, scale) for v in value]
+    if isinstance(value, dict):
+        return {k: _scaled_points(v, scale) if k in ("quad", "polygon", "digits") else v
+                for k, v in value.items()}
+    return value
+
+
+def smaller(data: bytes, truth: dict[str, Any], scale: float = SMALL_SCALE) -> tuple[bytes, dict[str, Any]]:
+    """The photo scaled by `scale` and saved again as JPEG (quality 85), and its truth scaled alike."""
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded is not None, "a rendered photo must decode"
+    image = cv2.resize(decoded, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert ok, "JPEG encoding failed"
+    k = image.shape[1] / truth["image"]["width"]
+    small = copy.deepcopy(truth)
+    small["image"] = {"width": image.shape[1], "height": image.shape[0]}
+    for key in ("numbers", "zones", "corners"):
+        small[key] = _scaled_points(truth[key], k)
+    small["homography"] = (np.diag([k, k, 1.0]) @ np.asarray(truth["homography"])).tolist()
+    return encoded.tobytes(), small
+
+
 def floor_seconds(data: bytes) -> float:
     """Seconds to decode the photo and find and rectify the sheet (the floor of any reading)."""
     start = time.perf_counter()
@@ -199,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=int, default=12, help="photos for the CNN (default 12)")
     parser.add_argument("--tesseract-photos", type=int, default=3,
                         help="of those, how many also go to Tesseract (slow; default 3)")
+    parser.add_argument("--small-photos", type=int, default=0,
+                        help="of those, how many are also read scaled to 3 MP (default 0)")
     parser.add_argument("--seed", type=int, default=1000, help="first render seed (default 1000)")
     args = parser.parse_args(argv)
 
@@ -207,8 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     render_time = time.perf_counter() - started
     cnn, tesseract, tesseract_cnn = find_recognizer("cnn"), None, Tally()
     tallies = {"cnn": Tally(), "tesseract": Tally()}
-    stages = Tally()
-    floors = []
+    stages, small = Tally(), Tally()
+    floors, small_floors = [], []
     for i, (name, data, truth) in enumerate(shots):
         floors.append(min(floor_seconds(data) for _ in range(2)))
         run_one(cnn, data, truth, tallies["cnn"])
@@ -217,6 +257,10 @@ def main(argv: list[str] | None = None) -> int:
             tesseract = tesseract or find_recognizer("tesseract")
             run_one(tesseract, data, truth, tallies["tesseract"])
             run_one(cnn, data, truth, tesseract_cnn)
+        if i < args.small_photos:
+            small_data, small_truth = smaller(data, truth)
+            small_floors.append(min(floor_seconds(small_data) for _ in range(2)))
+            run_one(cnn, small_data, small_truth, small)
         print(f"  {name}: cnn {tallies['cnn'].seconds[-1]:.2f} s, floor {floors[-1]:.2f} s", file=sys.stderr)
     floor = statistics.mean(floors)
     print(f"{len(shots)} rendered 12 MP photos (MNIST validation/test digits; rendering took "
@@ -229,9 +273,11 @@ def main(argv: list[str] | None = None) -> int:
     if tallies["tesseract"].seconds:
         print(tesseract_cnn.row(f"CNN, same {args.tesseract_photos} photos", floor))
         print(tallies["tesseract"].row("Tesseract (baseline)", floor))
+    if small.seconds:
+        print(small.row("CNN, the same photos scaled to 3 MP", statistics.mean(small_floors)))
     print("\nThe stages 4–7 row reads the zones where the truth file puts them (ink, numbers, digits only;"
           " its time excludes finding the sheet).")
-    for name, tally in {**tallies, "stages 4-7": stages}.items():
+    for name, tally in {**tallies, "stages 4-7": stages, "3 MP": small}.items():
         if tally.errors:
             print(f"\n{name} errors: " + ", ".join(f"{k} {v}" for k, v in tally.errors.most_common()))
     return 0
