@@ -14,6 +14,7 @@ Figures, each against the renderer's truth file:
 - zone final values: zones whose last (not crossed-out) value is read right — the figure that reaches
   the settlement; an empty zone read as empty counts as right;
 - unsure: share of read numbers below the confidence threshold (they would be shown for review);
+- in the error counts, "read where nothing is written": read numbers that match no written one;
 - seconds per photo, and the floor: decoding and rectifying only (`load_photo` + `find_sheet`).
 
 `--small-photos N` also reads the first N photos scaled to 3 MP (2000 × 1500, JPEG quality 85), as a
@@ -109,6 +110,9 @@ def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
         if ti not in match and ri not in used:
             match[ti] = ri
             used.add(ri)
+    # Numbers read where nothing is written (they cost no accuracy above, but a reviewer must strike them).
+    tally.errors["read where nothing is written"] += sum(
+        1 for ri, (_, _, n) in enumerate(read) if ri not in used and not n["crossed_out"])
     # Digits and numbers.
     votes: dict[int, Counter[int]] = {}
     for ti, number in enumerate(truth["numbers"]):
