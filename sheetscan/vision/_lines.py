@@ -43,12 +43,27 @@ def hysteresis(ratio: NDArray[np.float32], strong: float, weak: float) -> U8:
     A faint pencil line fades in and out along its length; its faint stretches still touch darker
     ones, while paper grain at the same faint level does not.
     """
-    count, found = cv2.connectedComponents(below(ratio, weak), connectivity=8)
+    faint = below(ratio, weak)
+    count, found = cv2.connectedComponents(faint, connectivity=8)
     labels = np.asarray(found, np.int32)
     keep = np.zeros(count, np.uint8)
     keep[labels[below(ratio, strong) > 0]] = 255
     keep[0] = 0
-    return u8(np.take(keep, labels))
+    return _relabelled(faint, labels, keep)
+
+
+def _relabelled(mask: U8, labels: NDArray[np.int32], values: U8) -> U8:
+    """`values[label]` on the non-zero pixels of `mask` (labelled `labels`, 0 off it), 0 elsewhere.
+
+    Ink covers a small part of a sheet: its pixels are looked up by their places rather than every
+    pixel of the sheet through the table.
+    """
+    out = np.zeros_like(mask)
+    points = cv2.findNonZero(mask)
+    if points is not None:
+        xs, ys = np.asarray(points, np.int64).reshape(-1, 2).T
+        out[ys, xs] = values[labels[ys, xs]]
+    return u8(out)
 
 
 def local_ink(ratio: NDArray[np.float32], *, strong: float = 1.0 - INK_STRONG, weak: float = 1.0 - INK_WEAK,
@@ -82,7 +97,7 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
     keep = np.full(count, 255, np.uint8)
     keep[labels[far > 0]] = 0
     keep[0] = 0
-    return u8(np.take(keep, labels))
+    return _relabelled(u8(rest), labels, keep)
 
 
 def ink_at(mask: U8, x: NDArray[np.integer], y: NDArray[np.integer]) -> NDArray[np.bool_]:
@@ -107,20 +122,19 @@ def long_blobs(mask: U8, length: float) -> NDArray[np.bool_] | None:
     or None when there is none.
 
     The blobs' outlines give their boxes far faster than labelling with statistics does, and the
-    pixels are labelled only when some blob is that long. (Every blob's outline holds its extreme
-    pixels, so the outline's box is the blob's.)
+    long ones are then filled from a pixel of their outline, which visits only their own pixels rather
+    than labelling the whole sheet. (Every blob's outline holds its extreme pixels, so the outline's box
+    is the blob's; an outline, a hole's too, runs on the blob's own pixels.)
     """
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     starts = [c[0, 0] for c in contours if max(cv2.boundingRect(c)[2:]) > length]
     if not starts:
         return None
-    count, found = cv2.connectedComponents(mask, connectivity=8)
-    labels = np.asarray(found, np.int32)
-    drop = np.zeros(count, np.bool_)
+    filled = u8(cv2.threshold(mask, 0, 255, cv2.THRESH_BINARY)[1])
     for x, y in starts:
-        drop[labels[y, x]] = True
-    drop[0] = False
-    return np.asarray(np.take(drop, labels), np.bool_)
+        if filled[y, x] == 255:  # not filled yet from another outline of the same blob
+            cv2.floodFill(filled, None, (int(x), int(y)), 128, 0, 0, 8)
+    return np.asarray(filled == 128, np.bool_)
 
 
 def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> NDArray[np.float32]:

@@ -238,8 +238,12 @@ def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask |
         without = _drop_line_fringes(without, sides, sides_count, drawn, width, crossed_sides)
     if not keep.any():
         return without
-    return np.asarray(cv2.bitwise_or(without, np.take(np.where(keep, 255, 0).astype(np.uint8), pieces)),
-                      np.uint8)
+    # The crossing pieces are few pixels: given back by their places rather than a lookup over the sheet.
+    xs, ys = np.asarray(cv2.findNonZero(crossing), np.int64).reshape(-1, 2).T
+    given = keep[pieces[ys, xs]]
+    out = without.copy()
+    out[ys[given], xs[given]] = 255
+    return out
 
 
 def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
@@ -281,14 +285,22 @@ def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, 
         return without
     # A square reach (separable, so fast) is close enough to a round one here.
     near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1)))
-    inked = blobs > 0
-    total = np.bincount(blobs[inked], minlength=count)
-    close = np.bincount(blobs[inked & (near > 0)], minlength=count)
+    # Only the inked pixels (the blobs' own) are looked at, by their places.
+    points = cv2.findNonZero(without)
+    if points is None:
+        return without
+    xs, ys = np.asarray(points, np.int64).reshape(-1, 2).T
+    labels = blobs[ys, xs]
+    total = np.bincount(labels, minlength=count)
+    close = np.bincount(labels[near[ys, xs] > 0], minlength=count)
     drop = (close > share * np.maximum(total, 1)) & ~keep
     drop[0] = False
     if not drop.any():
         return without
-    return np.where(np.take(drop, blobs), 0, without).astype(np.uint8)
+    gone = drop[labels]
+    out = without.copy()
+    out[ys[gone], xs[gone]] = 0
+    return out
 
 
 def _line_width(lines: Mask) -> int:

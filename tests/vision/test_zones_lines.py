@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sheetscan.vision._lines import below, long_blobs, opening
+from sheetscan.vision._lines import below, hanging_pieces, hysteresis, long_blobs, opening
 from sheetscan.vision.ink import _touching
 
 
@@ -63,3 +63,30 @@ def test_touching_pairs_are_those_of_a_grey_dilation_of_the_pieces() -> None:
         near = (grown > 0) & (sides > 0)
         truth = np.unique(np.stack([grown[near], sides[near]]), axis=1)
         assert np.array_equal(_touching(pieces.astype(np.int32), sides.astype(np.int32)), truth)
+
+
+def test_hysteresis_keeps_the_faint_blobs_holding_a_dark_pixel() -> None:
+    rng = np.random.default_rng(11)
+    for mask in _masks(60):
+        # A ratio image: random levels, darker (lower) where the mask is set.
+        ratio = np.where(mask > 0, rng.uniform(0.3, 0.9, mask.shape), rng.uniform(0.8, 1.1, mask.shape))
+        ratio = ratio.astype(np.float32)
+        faint = (ratio < 0.85).astype(np.uint8)
+        _, labels = cv2.connectedComponents(faint, connectivity=8)
+        dark = np.unique(labels[(ratio < 0.5) & (faint > 0)])
+        truth = np.where(np.isin(labels, dark) & (faint > 0), 255, 0)
+        assert np.array_equal(hysteresis(ratio, 0.5, 0.85), truth)
+
+
+def test_hanging_pieces_are_the_ink_off_the_lines_wholly_within_reach() -> None:
+    for mask in _masks(60):
+        h = mask.shape[0]
+        lines = np.zeros_like(mask)
+        lines[h // 2:h // 2 + 2, :] = 255
+        reach = 3
+        near = cv2.dilate(lines, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0
+        rest = (mask > 0) & (lines == 0)
+        _, labels = cv2.connectedComponents(rest.astype(np.uint8), connectivity=8)
+        reaching = np.unique(labels[rest & ~near])
+        truth = np.where(rest & ~np.isin(labels, reaching), 255, 0)
+        assert np.array_equal(hanging_pieces(lines, mask, reach=reach), truth)
