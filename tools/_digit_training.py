@@ -16,6 +16,7 @@ import argparse
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -26,6 +27,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from sheetscan.vision._digit_norm import SIZE, normalise_digit
+from sheetscan.vision.mnist import load_mnist
 
 BATCH = 128  # MNIST digits per batch (+ their noise crops, + PIPELINE_PER_BATCH pipeline crops)
 LEARNING_RATE = 3e-3
@@ -357,9 +359,38 @@ def check_with_cv2(model: nn.Module, path: Path, x: npt.NDArray[np.float32]) -> 
     return float(np.abs(ours - theirs).max())
 
 
-Schedule = Callable[[torch.optim.Optimizer, int], torch.optim.lr_scheduler.LRScheduler]
 Watched = tuple[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.float32],
                 npt.NDArray[np.int64]]  # validation: clean inputs, labels; photo-like inputs, labels
+
+
+@dataclass(frozen=True)
+class Data:
+    """What a run learns from and watches: MNIST `train` less its last DEV_SIZE digits, those held out
+    to fit the temperature, and the `validation` digits clean and photo-like."""
+
+    images: npt.NDArray[np.uint8]
+    labels: npt.NDArray[np.int64]
+    dev_images: npt.NDArray[np.uint8]
+    dev_labels: npt.NDArray[np.int64]
+    watched: Watched
+
+
+def start_run(seed: int, quick: bool) -> Data:
+    """Seed torch, set the threads, and load the run's data (a quick run watches 1,000 validation digits)."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(THREADS)
+    cv2.setNumThreads(1)
+    train = load_mnist("train")
+    validation = load_mnist("validation")
+    watch = 1000 if quick else len(validation)
+    val_photo, val_photo_labels = fixed_set(seed + 1, validation.images, validation.labels, watch)
+    watched = (clean_inputs(validation.images[:watch]), validation.labels[:watch], val_photo,
+               val_photo_labels)
+    return Data(train.images[:-DEV_SIZE], train.labels[:-DEV_SIZE], train.images[-DEV_SIZE:],
+                train.labels[-DEV_SIZE:], watched)
+
+
+Schedule = Callable[[torch.optim.Optimizer, int], torch.optim.lr_scheduler.LRScheduler]
 
 
 def run_epochs(model: nn.Module, seed: int, phase: str, first: int, count: int, sideways: bool,

@@ -34,11 +34,9 @@ from _digit_training import (
     MODEL_NAME,
     NOISE_SHARE,
     OUT_DIR,
-    THREADS,
     WEIGHT_DECAY,
     accuracy,
     check_with_cv2,
-    clean_inputs,
     conv_block,
     export,
     fit_temperature,
@@ -46,10 +44,9 @@ from _digit_training import (
     load_pipeline_crops,
     logits_of,
     run_epochs,
+    start_run,
 )
 from torch import nn
-
-from sheetscan.vision.mnist import load_mnist
 
 SEED = 20261129
 EPOCHS = 12  # phase one: one-cycle schedule from scratch
@@ -128,21 +125,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.start_from is not None and not args.pipeline_crops:
         parser.error("--start-from needs --pipeline-crops")
-    torch.manual_seed(SEED)
-    torch.set_num_threads(THREADS)
-    cv2.setNumThreads(1)
     started = time.perf_counter()
-
-    train = load_mnist("train")
-    images, labels = train.images[:-DEV_SIZE], train.labels[:-DEV_SIZE]
-    dev_images, dev_labels = train.images[-DEV_SIZE:], train.labels[-DEV_SIZE:]
-    validation = load_mnist("validation")
+    data = start_run(SEED, args.quick)
+    images, labels, dev_images, dev_labels, watched = (data.images, data.labels, data.dev_images,
+                                                       data.dev_labels, data.watched)
+    val_photo = watched[2]
     epochs = 2 if args.quick else EPOCHS
     fine_epochs = 1 if args.quick else FINE_TUNE_EPOCHS
-    watch = 1000 if args.quick else len(validation)
-    val_photo, val_photo_labels = fixed_set(SEED + 1, validation.images, validation.labels, watch)
-    watched = (clean_inputs(validation.images[:watch]), validation.labels[:watch], val_photo,
-               val_photo_labels)
 
     model = DigitNet()
     params = sum(p.numel() for p in model.parameters())

@@ -43,11 +43,9 @@ from _digit_training import (
     NOISE_SHARE,
     OUT_DIR,
     SIDEWAYS_SHARE,
-    THREADS,
     WEIGHT_DECAY,
     accuracy,
     check_with_cv2,
-    clean_inputs,
     conv_block,
     export,
     fit_temperature,
@@ -55,10 +53,9 @@ from _digit_training import (
     load_pipeline_crops,
     logits_of,
     run_epochs,
+    start_run,
 )
 from torch import nn
-
-from sheetscan.vision.mnist import load_mnist
 
 SEED = 20261129  # the default; --seed picks another run
 EPOCHS = 12  # one run from scratch, one-cycle schedule; an epoch is one pass over the MNIST digits
@@ -99,19 +96,11 @@ def main() -> None:
     parser.add_argument("--pipeline-crops", type=Path, nargs="+", default=[], metavar="NPZ",
                         help="crops from tools/pipeline_crops.py, mixed into every batch")
     args = parser.parse_args()
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(THREADS)
-    cv2.setNumThreads(1)
     started = time.perf_counter()
-
-    train = load_mnist("train")
-    images, labels = train.images[:-DEV_SIZE], train.labels[:-DEV_SIZE]
-    dev_images, dev_labels = train.images[-DEV_SIZE:], train.labels[-DEV_SIZE:]
-    validation = load_mnist("validation")
-    watch = 1000 if args.quick else len(validation)
-    val_photo, val_photo_labels = fixed_set(args.seed + 1, validation.images, validation.labels, watch)
-    watched = (clean_inputs(validation.images[:watch]), validation.labels[:watch], val_photo,
-               val_photo_labels)
+    data = start_run(args.seed, args.quick)
+    images, labels, dev_images, dev_labels, watched = (data.images, data.labels, data.dev_images,
+                                                       data.dev_labels, data.watched)
+    val_photo = watched[2]
     pipeline_record: dict[str, object] = {}
     pipeline = None
     held: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]] = []
