@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sheetscan.vision._lines import below, hanging_pieces, hysteresis, long_blobs, opening
-from sheetscan.vision.ink import _touching
+from sheetscan.vision.ink import _touching, _unbroken_slanting
 
 
 def _masks(count: int) -> list[np.ndarray]:
@@ -90,3 +90,34 @@ def test_hanging_pieces_are_the_ink_off_the_lines_wholly_within_reach() -> None:
         reaching = np.unique(labels[rest & ~near])
         truth = np.where(rest & ~np.isin(labels, reaching), 255, 0)
         assert np.array_equal(hanging_pieces(lines, mask, reach=reach), truth)
+
+
+def test_unbroken_slanting_segments_are_those_of_the_plain_per_segment_check() -> None:
+    # The plain check, one segment at a time: slanting 8-82 degrees, and at least 95 % of about one
+    # sample a pixel along it (np.linspace's places, rounded) on ink.
+    def plain(half: np.ndarray, segments: np.ndarray) -> np.ndarray:
+        kept = []
+        for x0, y0, x1, y1 in segments:
+            count = max(2, int(np.hypot(x1 - x0, y1 - y0)))
+            xs = np.rint(np.linspace(x0, x1, count)).astype(int)
+            ys = np.rint(np.linspace(y0, y1, count)).astype(int)
+            slope = abs(float(np.degrees(np.arctan2(y1 - y0, x1 - x0)))) % 90.0
+            if 8.0 <= slope <= 82.0 and (half[ys, xs] > 0).mean() >= 0.95:
+                kept.append((x0, y0, x1, y1))
+        return np.array(kept, np.int64).reshape(-1, 4)
+
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        h, w = (int(v) for v in rng.integers(40, 160, 2))
+        half = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(1, 8))):
+            a = tuple(int(v) for v in rng.integers(0, [w, h]))
+            b = tuple(int(v) for v in rng.integers(0, [w, h]))
+            cv2.line(half, a, b, 255, int(rng.integers(1, 3)))
+        half[rng.random((h, w)) < 0.02] = 255
+        segments = np.stack([rng.integers(0, w, 40), rng.integers(0, h, 40), rng.integers(0, w, 40),
+                             rng.integers(0, h, 40)], axis=1).astype(np.int32)
+        found = cv2.HoughLinesP(half, 1, np.pi / 180, threshold=10, minLineLength=10, maxLineGap=1)
+        if found is not None:
+            segments = np.concatenate([segments, np.asarray(found, np.int32).reshape(-1, 4)])
+        assert np.array_equal(_unbroken_slanting(half, segments), plain(half, segments))
