@@ -2,8 +2,8 @@
 (stage 5, with the recogniser).
 
 - `choose_angles`: each block's writing angle, by how confidently and in order a few of its numbers
-  read at each candidate angle (the other angles first on a peek of three numbers, and not even that
-  when the first of them already reads too badly to compete);
+  read at each candidate angle (the other angles first on a peek of three numbers, and each read no
+  further than it could still compete);
 - `choose_cuts`: every way of cutting a number's glyphs into digits (joining two that may be pieces
   of one digit, too), and of reading it as two numbers whose dot was lost, is read in one batch;
   along each zone the ways are chosen together (Viterbi) for the most likely readings whose totals
@@ -351,14 +351,12 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
     To read fewer crops, the other angles are first read on `peek` numbers only; an angle whose
     peek scores `margin` or more below the usual angle is not read further (a few numbers read the
     wrong way round rarely read confidently and in order, and `margin` allows for the noise of a
-    short sample). Of the peek, the first number is read first: when even the best the others could
-    read (`_best_score`) leaves the angle `margin` below, the others are not read (the choice is the
-    same). Everything goes through the recogniser in three batches.
+    short sample). The other angles are read a number at a time (each round one batch for all blocks),
+    and an angle is read no further once even the best its unread numbers could read leaves it
+    unable to pass its next test (`_best_score`, `_best_sample`): its peek `margin` below the usual
+    angle, or its sample no better than the usual angle. The choice is the same as reading them all.
     """
-    first: list[NumberToken] = []
-    for candidates, _ in blocks:
-        for i, (_, numbers) in enumerate(candidates):
-            first.extend(numbers[:sample if i == 0 else 1])
+    first = [t for candidates, _ in blocks if candidates for t in candidates[0][1][:sample]]
     read = dict(zip(map(id, first), cache.read(first), strict=True))
 
     def score(numbers: Sequence[NumberToken], count: int, rising: bool) -> float:
@@ -368,18 +366,26 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
     usual = [score(candidates[0][1], sample, rising) + bonus if candidates else -math.inf
              for candidates, rising in blocks]
     # (`numbers[:peek + 1]`: how many there are is known only once all are cut.)
-    hopeful = [[i for i, (_, numbers) in enumerate(candidates) if i > 0 and (
-        len(numbers[:peek + 1]) <= peek or _best_score(read[id(numbers[0])], numbers[:peek], cache)
-        > head - margin)] for (candidates, _), head in zip(blocks, usual, strict=True)]
-    rest = [t for (candidates, _), rival in zip(blocks, hopeful, strict=True) for i in rival
-            for t in candidates[i][1][1:peek]]
-    read.update(zip(map(id, rest), cache.read(rest), strict=True))
-    rivals = [[i for i in rival if len(candidates[i][1][:peek + 1]) <= peek
-               or score(candidates[i][1], peek, rising) > head - margin]
-              for (candidates, rising), rival, head in zip(blocks, hopeful, usual, strict=True)]
-    more = [t for (candidates, _), rival in zip(blocks, rivals, strict=True) for i in rival
-            for t in candidates[i][1][peek:sample]]
-    read.update(zip(map(id, more), cache.read(more), strict=True))
+    short = [[len(numbers[:peek + 1]) <= peek for _, numbers in candidates] for candidates, _ in blocks]
+    # The other angles are read a number at a time, all blocks' in one batch: an angle that could not
+    # pass its next test even were its unread numbers read surely and in order (`_best_sample`) is
+    # read no further: its peek `margin` below the usual angle (`_best_score` once its first number
+    # is read, then the peek's score), then its sample below the usual angle.
+    rivals = [list(range(1, len(candidates))) for candidates, _ in blocks]
+    for k in range(sample):
+        if k in (1, peek):
+            rivals = [[i for i in rival if short[b][i] or (_best_score(
+                read[id(candidates[i][1][0])], candidates[i][1][:peek], cache) if k == 1
+                else score(candidates[i][1], peek, rising)) > head - margin]
+                for b, ((candidates, rising), rival, head)
+                in enumerate(zip(blocks, rivals, usual, strict=True))]
+        count, bar = (peek, margin) if k < peek else (sample, 0.0)
+        rivals = [[i for i in rival if short[b][i] or len(candidates[i][1][:k + 1]) <= k or _best_sample(
+            [read[id(t)] for t in candidates[i][1][:k]], candidates[i][1][:count], cache) > head - bar]
+            for b, ((candidates, _), rival, head) in enumerate(zip(blocks, rivals, usual, strict=True))]
+        turn = [t for (candidates, _), rival in zip(blocks, rivals, strict=True) for i in rival
+                for t in candidates[i][1][k:k + 1]]
+        read.update(zip(map(id, turn), cache.read(turn), strict=True))
     chosen: list[tuple[int, Sequence[NumberToken]]] = []
     for (candidates, rising), rival, head in zip(blocks, rivals, usual, strict=True):
         if not candidates:
@@ -408,6 +414,23 @@ def _best_score(first: NumberReading, numbers: Sequence[NumberToken], cache: Dig
     count = len(numbers)
     # Readings above 1 by rounding: the others' logs are taken as a hair above 0.
     return (logs + 1e-9 * count) / count + 1.0 - 2.0 * zero / count + 0.3 * (sum(lengths) / count - 1.0)
+
+
+def _best_sample(known: list[NumberReading], numbers: Sequence[NumberToken], cache: DigitCache) -> float:
+    """The highest `_score` the sample `numbers` could reach, its first ones read as `known` and the
+    others not yet read (at confidence 1, no leading zero, as many digits as `_best_score` gives
+    them), with every step in order; a hair above, for rounding."""
+    by_digit = getattr(cache.recognizer, "reads_by_digit", False)
+    logs = [math.log(max(float(r.candidates[0][1]), 1e-6)) if r.candidates else math.log(1e-6) for r in known]
+    zeros = sum(bool(r.candidates) and len(r.digits) > 1
+                and int(r.candidates[0][0]) < 10 ** (len(r.digits) - 1) for r in known)
+    lengths = [min(len(r.digits), 3) for r in known]
+    for token in numbers[len(known):]:
+        logs.append(1e-9)
+        lengths.append(min(len(token.image.digit_boxes), 3) if by_digit else 3)
+    count = len(logs)
+    best: float = sum(logs) / count + 1.0 - 2.0 * zeros / count + 0.3 * (sum(lengths) / count - 1.0)
+    return best + 1e-9
 
 
 def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool = False) -> float:

@@ -88,18 +88,23 @@ def _one_box(width: int) -> NumberToken:
 
 
 def test_another_angle_is_read_no_further_than_it_could_matter() -> None:
-    # The usual angle reads 2, 4, 6, 8 surely and in order: mean log-confidence about 0, all steps
-    # up (+1), one digit each (+0): 1.0, with the usual angle's bonus 1.25. Turned, the first number
-    # reads at 0.001: even if the next two read surely and in order, that angle scores at most
-    # ln(0.001) / 3 + 1 = -1.3, far below 1.25 - 0.6: its other numbers are never read. When its
-    # first reads surely it competes (3, 5, 7 score 1.0 > 0.65), and the rest of it is read.
+    # The usual angle reads 2, 4, 6, 8 surely and in order: mean log-confidence ln 0.99 = -0.01, all
+    # steps up (+1), one digit each (+0): 0.99, with the usual angle's bonus 1.24. Turned, the first
+    # number reads at 0.001: even if the next two read surely and in order, that angle's peek scores at
+    # most ln(0.001) / 3 + 1 = -1.3, far below 1.24 - 0.6: its other numbers are never read. When its
+    # first reads surely, its peek (3, 5, 7) scores 0.99 > 0.64 and it competes; but even were its
+    # fourth number (9) read surely too, its sample could score at most 3 ln(0.99) / 4 + 1 = 0.99,
+    # below 1.24: the fourth is not read. Against a usual angle read at 0.5 (ln 0.5 + 1 + 0.25 = 0.56)
+    # the turned one could win: it is read in full, and wins (3, 5, 7, 9: 0.99).
     table = {20: (2, 0.99), 21: (4, 0.99), 22: (6, 0.99), 23: (8, 0.99), 30: (1, 0.001), 31: (5, 0.99),
-             32: (7, 0.99), 33: (9, 0.99), 34: (3, 0.99)}
-    usual = tuple(_one_box(w) for w in (20, 21, 22, 23))
-    for first, read_further in ((30, False), (34, True)):
+             32: (7, 0.99), 33: (9, 0.99), 34: (3, 0.99), 24: (2, 0.5), 25: (4, 0.5), 26: (6, 0.5),
+             27: (8, 0.5)}
+    for usual_widths, first, read_widths, chosen in (((20, 21, 22, 23), 30, set(), 0),
+                                                     ((20, 21, 22, 23), 34, {31, 32}, 0),
+                                                     ((24, 25, 26, 27), 34, {31, 32, 33}, 180)):
         reader = _Counting(table)
+        usual = tuple(_one_box(w) for w in usual_widths)
         turned = tuple(_one_box(w) for w in (first, 31, 32, 33))
         ((angle, _),) = choose_angles([(((0, usual), (180, turned)), False)], DigitCache(reader))
-        assert angle == 0
-        assert ({31, 32, 33} <= set(reader.widths)) == read_further
-        assert read_further or not {31, 32, 33} & set(reader.widths)
+        assert angle == chosen
+        assert {31, 32, 33} & set(reader.widths) == read_widths
