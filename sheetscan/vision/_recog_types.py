@@ -129,14 +129,16 @@ def read_number(digits: Sequence[DigitReading], top: int = TOP_NUMBERS) -> Numbe
                 grown[key] = get(key, 0.0) + p * q
             if noise > 0.0:
                 grown[text] = get(text, 0.0) + p * noise
-        # (Sorted even when nothing is cut off: the order the next digit adds up in stays the same.)
-        beam = dict(sorted(grown.items(), key=itemgetter(1), reverse=True)[:_BEAM])
-    values: dict[int, float] = {}
-    for text, p in beam.items():
-        # Decision: a reading of two or more digits that starts with 0 is dropped, because nobody writes
-        # a score with a leading zero and its value would pile onto a different reading's value.
-        if not text or (len(text) > 1 and text[0] == "0"):
-            continue
-        values[int(text)] = values.get(int(text), 0.0) + p
-    best = sorted(values.items(), key=lambda item: (-item[1], item[0]))[:top]
-    return NumberReading(tuple((v, float(p)) for v, p in best), tuple(digits))
+        # Sorted only to cut the beam: the order it is in changes no sum, since a text gets at most two
+        # terms (from itself with the digit left out, from the text one digit shorter), and adding two
+        # floats gives the same either way round.
+        beam = grown if len(grown) <= _BEAM else dict(sorted(grown.items(), key=itemgetter(1),
+                                                                 reverse=True)[:_BEAM])
+    # Decision: a reading of two or more digits that starts with 0 is dropped, because nobody writes
+    # a score with a leading zero and its value would pile onto a different reading's value. (So each
+    # value comes from one text.)
+    values = [(int(text), p) for text, p in beam.items() if text and (text[0] != "0" or len(text) == 1)]
+    # Likeliest first, the smaller value first among equals (a stable sort by value, then by probability).
+    values.sort(key=itemgetter(0))
+    values.sort(key=itemgetter(1), reverse=True)
+    return NumberReading(tuple((v, float(p)) for v, p in values[:top]), tuple(digits))
