@@ -381,8 +381,9 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
                 in enumerate(zip(blocks, rivals, usual, strict=True))]
         count, bar = (peek, margin) if k < peek else (sample, 0.0)
         rivals = [[i for i in rival if short[b][i] or len(candidates[i][1][:k + 1]) <= k or _best_sample(
-            [read[id(t)] for t in candidates[i][1][:k]], candidates[i][1][:count], cache) > head - bar]
-            for b, ((candidates, _), rival, head) in enumerate(zip(blocks, rivals, usual, strict=True))]
+            [read[id(t)] for t in candidates[i][1][:k]], candidates[i][1][:count], cache, rising=rising)
+            > head - bar] for b, ((candidates, rising), rival, head)
+            in enumerate(zip(blocks, rivals, usual, strict=True))]
         turn = [t for (candidates, _), rival in zip(blocks, rivals, strict=True) for i in rival
                 for t in candidates[i][1][k:k + 1]]
         read.update(zip(map(id, turn), cache.read(turn), strict=True))
@@ -416,20 +417,32 @@ def _best_score(first: NumberReading, numbers: Sequence[NumberToken], cache: Dig
     return (logs + 1e-9 * count) / count + 1.0 - 2.0 * zero / count + 0.3 * (sum(lengths) / count - 1.0)
 
 
-def _best_sample(known: list[NumberReading], numbers: Sequence[NumberToken], cache: DigitCache) -> float:
+def _best_sample(known: list[NumberReading], numbers: Sequence[NumberToken], cache: DigitCache, *,
+                 rising: bool = False) -> float:
     """The highest `_score` the sample `numbers` could reach, its first ones read as `known` and the
-    others not yet read (at confidence 1, no leading zero, as many digits as `_best_score` gives
-    them), with every step in order; a hair above, for rounding."""
+    others not yet read: at confidence 1, no leading zero, as many digits as `_best_score` gives
+    them, and every step they take part in the block's way (the known steps are as read; `rising`:
+    only up counts); a hair above, for rounding."""
     by_digit = getattr(cache.recognizer, "reads_by_digit", False)
     logs = [math.log(max(float(r.candidates[0][1]), 1e-6)) if r.candidates else math.log(1e-6) for r in known]
     zeros = sum(bool(r.candidates) and len(r.digits) > 1
                 and int(r.candidates[0][0]) < 10 ** (len(r.digits) - 1) for r in known)
     lengths = [min(len(r.digits), 3) for r in known]
-    for token in numbers[len(known):]:
+    values = [int(r.candidates[0][0]) for r, t in zip(known, numbers, strict=False)
+              if r.candidates and not t.crossed_out]
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    way = sum(s > 0 for s in steps) if rising else max(sum(s > 0 for s in steps), sum(s < 0 for s in steps))
+    unread = numbers[len(known):]
+    for token in unread:
         logs.append(1e-9)
         lengths.append(min(len(token.image.digit_boxes), 3) if by_digit else 3)
+    # Each unread number that is not crossed out and reads at all adds one step, in the block's way.
+    monotone = 0.0
+    for added in range(sum(not t.crossed_out for t in unread) + 1):
+        total = len(values) + added - 1
+        monotone = max(monotone, (way + total - len(steps)) / total if total > 0 else 0.5)
     count = len(logs)
-    best: float = sum(logs) / count + 1.0 - 2.0 * zeros / count + 0.3 * (sum(lengths) / count - 1.0)
+    best: float = sum(logs) / count + monotone - 2.0 * zeros / count + 0.3 * (sum(lengths) / count - 1.0)
     return best + 1e-9
 
 

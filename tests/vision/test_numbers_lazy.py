@@ -108,3 +108,18 @@ def test_another_angle_is_read_no_further_than_it_could_matter() -> None:
         ((angle, _),) = choose_angles([(((0, usual), (180, turned)), False)], DigitCache(reader))
         assert angle == chosen
         assert {31, 32, 33} & set(reader.widths) == read_widths
+
+
+def test_an_angle_whose_read_totals_go_back_is_dropped_before_its_peek_is_read() -> None:
+    # A mountain zone (totals only rise); the usual angle reads 2, 4, 6, 8 surely: 1.24 as above.
+    # Turned, the first two numbers read 5 and 3 at 0.99: a step back. Were the third read surely and
+    # above 3, the peek could score at most (2 ln 0.99) / 3 + 1/2 (one of its two steps up) = 0.49,
+    # below 1.24 - 0.6: the third number (7) is never read.
+    table = {20: (2, 0.99), 21: (4, 0.99), 22: (6, 0.99), 23: (8, 0.99), 31: (5, 0.99), 34: (3, 0.99),
+             32: (7, 0.99), 33: (9, 0.99)}
+    reader = _Counting(table)
+    usual = tuple(_one_box(w) for w in (20, 21, 22, 23))
+    turned = tuple(_one_box(w) for w in (31, 34, 32, 33))
+    ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(reader))
+    assert angle == 0
+    assert {31, 34, 32, 33} & set(reader.widths) == {31, 34}
