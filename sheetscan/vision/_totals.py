@@ -563,7 +563,12 @@ class DigitCache:
                     keys.append(key)
                     crops.append(crop_digits(NumberImage(gray=token.image.gray, digit_boxes=(box,)))[0])
         if crops:
-            self._digits.update(zip(keys, read_digits(crops), strict=True))
+            # Decision: a lone crop is read beside a copy of itself, because cv2.dnn computes a batch of
+            # one otherwise than a larger batch (probabilities off by ~1e-10): a crop then reads the same
+            # whatever else happens to be read with it, and a change in how the passes batch their crops
+            # changes no reading.
+            read = read_digits(crops * 2 if len(crops) == 1 else crops)
+            self._digits.update(zip(keys, read[:len(keys)], strict=True))
         out = []
         for token in tokens:
             whole = (id(token.image.gray), token.image.digit_boxes)
