@@ -14,7 +14,8 @@ Figures, each against the renderer's truth file:
 - zone final values: zones whose last (not crossed-out) value is read right — the figure that reaches
   the settlement; an empty zone read as empty counts as right;
 - unsure: share of read numbers below the confidence threshold (they would be shown for review);
-- in the error counts, "read where nothing is written": read numbers that match no written one;
+- in the error counts, read numbers that match no written one: "extra piece of a number" (it overlaps
+  a written number another read matched) or "read where nothing is written";
 - seconds per photo, and the floor: decoding and rectifying only (`load_photo` + `find_sheet`).
 
 `--small-photos N` also reads the first N photos scaled to 3 MP (2000 × 1500, JPEG quality 85), as a
@@ -110,9 +111,12 @@ def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
         if ti not in match and ri not in used:
             match[ti] = ri
             used.add(ri)
-    # Numbers read where nothing is written (they cost no accuracy above, but a reviewer must strike them).
-    tally.errors["read where nothing is written"] += sum(
-        1 for ri, (_, _, n) in enumerate(read) if ri not in used and not n["crossed_out"])
+    # Reads matched to no written number (they cost no accuracy above, but a reviewer must strike them):
+    # a second piece of a number read in two, or a number read where nothing is written.
+    for ri, (_, _, n) in enumerate(read):
+        if ri not in used and not n["crossed_out"]:
+            piece = any(overlap(box_of(number["quad"]), boxes[ri]) >= 0.4 for number in truth["numbers"])
+            tally.errors["extra piece of a number" if piece else "read where nothing is written"] += 1
     # Digits and numbers.
     votes: dict[int, Counter[int]] = {}
     for ti, number in enumerate(truth["numbers"]):
