@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sheetscan.vision import _group
-from sheetscan.vision._steps import Part, _step_cost
+from sheetscan.vision._steps import STEP_BACK, Part, steps_cost
 from sheetscan.vision._totals import _LONGEST, part_token
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 
@@ -32,8 +32,6 @@ _REGROUP_COST = 2.0
 (`_totals._SPLIT_COST`), it says a dot was lost or drawn where the cut did not take it."""
 _NEAR = 1.5
 """The most space, in digit heights, between two numbers that a digit may move across."""
-_PENALTY = 4.0
-"""The cost of a step between totals that goes back (as `_totals.monotone_picks`)."""
 _TALL = 0.75
 """A digit that moves stands at least this share of its number's tallest box (not a dot's piece)."""
 
@@ -48,7 +46,7 @@ def regroup(sequences: Sequence[tuple[bool, bool, Sequence[NumberToken]]],
     first flag is False, the circle, is left alone; the second flag says the totals only rise);
     `readings` the first reading of every token. Only the numbers whose readings give one digit per
     digit box (the CNN) can move digits. A move is taken when it lowers the cost of the steps from the
-    number before into and between the two by more than one step back (`_PENALTY`) and gains more
+    number before into and between the two by more than one step back (`STEP_BACK`) and gains more
     than `_REGROUP_COST` in log-confidence and step costs (the step to the number after included);
     moves are taken best first, as long as any gains."""
     out = dict(parts)
@@ -71,7 +69,7 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
     for _ in range(len(flat)):
         kept = [i for i, (_, (token, _)) in enumerate(flat) if not token.crossed_out]
         values = [flat[i][1][1].value for i in kept]
-        sign = 1 if rising else min((1, -1), key=lambda s: _steps(values, s))
+        sign = 1 if rising else min((1, -1), key=lambda s: steps_cost(values, s))
         best: tuple[float, int, int, Part, Part] | None = None
         for k, (i, j) in enumerate(itertools.pairwise(kept)):
             before = values[k - 1] if k > 0 else None
@@ -87,7 +85,7 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
                 # counts only in the gain (that number may be misread itself: 70, 758, 3, 8). A digit
                 # moved onto a number read badly reads more surely, but that alone is no reason.
                 old, new = (flat[i][1][1].value, flat[j][1][1].value), (a[1].value, b[1].value)
-                if _steps([before, *old], sign) - _steps([before, *new], sign) <= _PENALTY:
+                if steps_cost([before, *old], sign) - steps_cost([before, *new], sign) <= STEP_BACK:
                     continue
                 gain = _score(a[1], b[1], before, after, sign) - now - _REGROUP_COST
                 if gain > 0.0 and (best is None or gain > best[0]):
@@ -100,18 +98,13 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
     return moved
 
 
-def _steps(values: Sequence[int | None], sign: int) -> float:
-    return sum(_step_cost(sign * (v - u), _PENALTY) for u, v in itertools.pairwise(values)
-               if u is not None and v is not None)
-
-
 def _score(first: NumberReading, second: NumberReading, before: int | None, after: int | None,
            sign: int) -> float:
     """The log-likelihood of two neighbouring readings: their log-confidences less the costs of the
     steps from the number before them, between them and to the one after."""
     logs = sum(math.log(max(r.confidence, 1e-6)) - (3.0 if len(r.digits) > _LONGEST else 0.0)
                for r in (first, second))
-    return logs - _steps([before, first.value, second.value, after], sign)
+    return logs - steps_cost([before, first.value, second.value, after], sign)
 
 
 def _options(first: Part, second: Part) -> list[tuple[Part, Part]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,17 +16,20 @@ from sheetscan.vision.recognise import NumberReading
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["Choice", "Part", "monotone_picks"]
+__all__ = ["STEP_BACK", "Choice", "Part", "monotone_picks", "step_cost", "steps_cost"]
 
 Part = tuple["NumberToken", NumberReading]
 """A number as read: its token (its quad and digit boxes) and the recogniser's reading."""
 Choice = tuple[tuple[Part, ...], float]
 """One way of reading a token: its parts (one, or two when its dot was lost) and their log-likelihood."""
+STEP_BACK = 4.0
+"""Log-likelihood cost of a step between totals that goes back or stands still (`step_cost`)."""
 
 
-def monotone_picks(choices: list[list[Choice]], *, rising: bool = False, penalty: float = 4.0) -> list[int]:
+def monotone_picks(choices: list[list[Choice]], *, rising: bool = False,
+                   penalty: float = STEP_BACK) -> list[int]:
     """Which choice to take for each number of a zone's sequence: the most likely readings (sum of
-    log-confidences) less the cost of each step between neighbouring totals (`_step_cost`) in the
+    log-confidences) less the cost of each step between neighbouring totals (`step_cost`) in the
     better direction of the two (strictly up, or strictly down for a pulka counted down; only up
     when `rising`).
     Crossed-out numbers are left out of the steps."""
@@ -41,8 +45,10 @@ def _values(choice: Choice) -> list[int | None]:
     return [reading.value for _, reading in choice[0]]
 
 
-def _steps_cost(values: list[int | None], sign: int, penalty: float) -> float:
-    return sum(_step_cost(sign * (v - u), penalty) for u, v in itertools.pairwise(values)
+def steps_cost(values: Sequence[int | None], sign: int, penalty: float = STEP_BACK) -> float:
+    """The `step_cost` of every step along `values` in the direction `sign` (steps from or to an unread
+    value, None, cost nothing)."""
+    return sum(step_cost(sign * (v - u), penalty) for u, v in itertools.pairwise(values)
                if u is not None and v is not None)
 
 
@@ -59,7 +65,7 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple
     if not steps:
         return 0.0, picks
     values = [[_values(choice) for choice in c] for c in choices]
-    scores = [c[1] - _steps_cost(v, sign, penalty)
+    scores = [c[1] - steps_cost(v, sign, penalty)
               for c, v in zip(choices[steps[0]], values[steps[0]], strict=True)]
     back: list[list[int]] = []
     for previous, current in itertools.pairwise(steps):
@@ -69,7 +75,7 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple
         totals = np.asarray(scores, dtype=np.float64)[:, None] - cost
         arguments = np.argmax(totals, axis=0)
         bests = totals[arguments, np.arange(totals.shape[1])]
-        scores = [float(best) + option[1] - _steps_cost(mine, sign, penalty)
+        scores = [float(best) + option[1] - steps_cost(mine, sign, penalty)
                   for best, option, mine in zip(bests, choices[current], values[current], strict=True)]
         back.append([int(a) for a in arguments])
     k = max(range(len(scores)), key=lambda i: scores[i])
@@ -83,18 +89,18 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple
 
 def _cross_costs(before: list[int | None], after: list[int | None], sign: int,
                  penalty: float) -> npt.NDArray[np.float64]:
-    """The `_step_cost` of the step from each of `before` to each of `after` (rows: `before`); 0 where
+    """The `step_cost` of the step from each of `before` to each of `after` (rows: `before`); 0 where
     either is None."""
     known = np.array([[u is not None and v is not None for v in after] for u in before], dtype=bool)
     first = np.array([0 if u is None else u for u in before], dtype=np.int64)
     second = np.array([0 if v is None else v for v in after], dtype=np.int64)
     moves = sign * (second[None, :] - first[:, None])
     distinct, inverse = np.unique(moves, return_inverse=True)
-    costs = np.array([_step_cost(int(m), penalty) for m in distinct], dtype=np.float64)
+    costs = np.array([step_cost(int(m), penalty) for m in distinct], dtype=np.float64)
     return np.where(known, costs[inverse.reshape(moves.shape)], 0.0)
 
 
-def _step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
+def step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
     """The cost of one step between running totals: `penalty` when it goes back or stands still; a
     growing cost past `usual` (a jump of hundreds is a digit too many).
 

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from sheetscan.vision import _group
 from sheetscan.vision._recog_types import crop_digits
-from sheetscan.vision._steps import Choice, Part, _step_cost, monotone_picks
+from sheetscan.vision._steps import STEP_BACK, Choice, Part, monotone_picks, step_cost
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer, read_number
 
 if TYPE_CHECKING:
@@ -314,9 +314,9 @@ def _inserted_sure(short: str, long: tuple[str, tuple[float, ...]], sure: float)
 
 
 def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading], *, rising: bool,
-                sure: float, penalty: float = 4.0) -> set[int]:
+                sure: float, penalty: float = STEP_BACK) -> set[int]:
     """Ids of the tokens of one zone whose other ways must be read: those read less surely than
-    `sure`, and both neighbours of every step between totals that costs (`_step_cost`) in the zone's
+    `sure`, and both neighbours of every step between totals that costs (`step_cost`) in the zone's
     better direction.
 
     Why the others may keep their first way: every other way scores at most `_OTHER_WAY` (its
@@ -328,7 +328,7 @@ def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading],
     values = [readings[id(t)].value for t in kept]
     best: list[float] | None = None
     for sign in (1,) if rising else (1, -1):
-        costs = [_step_cost(sign * (v - u), penalty) if u is not None and v is not None else penalty
+        costs = [step_cost(sign * (v - u), penalty) if u is not None and v is not None else penalty
                  for u, v in itertools.pairwise(values)]
         if best is None or sum(costs) < sum(best):
             best = costs
