@@ -10,7 +10,6 @@ call for it: the digits keep the readings the recogniser already gave them, so t
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -19,7 +18,7 @@ import numpy as np
 
 from sheetscan.vision import _group
 from sheetscan.vision._steps import STEP_BACK, Part, steps_cost
-from sheetscan.vision._totals import _LONGEST, part_token
+from sheetscan.vision._totals import choice_score, part_token
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 
 if TYPE_CHECKING:
@@ -102,9 +101,8 @@ def _score(first: NumberReading, second: NumberReading, before: int | None, afte
            sign: int) -> float:
     """The log-likelihood of two neighbouring readings: their log-confidences less the costs of the
     steps from the number before them, between them and to the one after."""
-    logs = sum(math.log(max(r.confidence, 1e-6)) - (3.0 if len(r.digits) > _LONGEST else 0.0)
-               for r in (first, second))
-    return logs - steps_cost([before, first.value, second.value, after], sign)
+    steps = steps_cost([before, first.value, second.value, after], sign)
+    return choice_score(first) + choice_score(second) - steps
 
 
 def _options(first: Part, second: Part) -> list[tuple[Part, Part]]:

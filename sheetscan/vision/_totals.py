@@ -34,8 +34,8 @@ from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading,
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["Choice", "DigitCache", "Part", "choose_angles", "choose_cuts", "monotone_picks", "part_token",
-           "read_tokens"]
+__all__ = ["Choice", "DigitCache", "Part", "choice_score", "choose_angles", "choose_cuts", "monotone_picks",
+           "part_token", "read_tokens"]
 
 # No written number has more than three digits (see `_group.group_numbers`).
 _LONGEST = 3
@@ -218,7 +218,7 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken]], cache: DigitCache, *,
         elif pending:
             (first, first_reading), pending = pending[0], []
             found.append((((first, first_reading), (token, reading)),
-                          _choice_score(first_reading) + score + prior - _SPLIT_COST))
+                          choice_score(first_reading) + score + prior - _SPLIT_COST))
         else:
             pending = [(token, reading)]
     return {key: _absorbed(found, habit=habit) for key, found in options.items()}
@@ -483,7 +483,8 @@ def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool =
     return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs) + 0.3 * length
 
 
-def _choice_score(reading: NumberReading) -> float:
+def choice_score(reading: NumberReading) -> float:
+    """A reading's log-confidence, less 3 when it has more digits than any written number."""
     return math.log(max(_confidence(reading), 1e-6)) - (3.0 if len(reading.digits) > _LONGEST else 0.0)
 
 
