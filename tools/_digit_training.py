@@ -300,6 +300,20 @@ def conv_block(cin: int, cout: int, kernel: int = 3) -> list[nn.Module]:
             nn.ReLU(inplace=True)]
 
 
+class DigitNet(nn.Module):
+    """A small VGG-like CNN: 28×28 → 11 logits (digits 0–9 and "not a digit"): the script's
+    `features` (ending flattened, 64 channels at 7×7), dropout, one linear layer."""
+
+    def __init__(self, features: nn.Sequential) -> None:
+        super().__init__()
+        self.features = features
+        self.dropout = nn.Dropout(0.3)
+        self.classify = nn.Linear(64 * 7 * 7, 11)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classify(self.dropout(self.features(x)))
+
+
 def logits_of(model: nn.Module, x: npt.NDArray[np.float32]) -> torch.Tensor:
     model.eval()
     with torch.no_grad():
@@ -338,7 +352,7 @@ def fit_temperature(logits: torch.Tensor, labels: npt.NDArray[np.int64]) -> floa
     return best
 
 
-def export(model: nn.Module, temperature: float, path: Path) -> None:
+def export(model: DigitNet, temperature: float, path: Path) -> None:
     """Write the model with the temperature folded into its last layer (logits out, softmax at runtime)."""
     model.eval()
     with torch.no_grad():

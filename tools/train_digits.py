@@ -35,6 +35,7 @@ from _digit_training import (
     NOISE_SHARE,
     OUT_DIR,
     WEIGHT_DECAY,
+    DigitNet,
     accuracy,
     check_with_cv2,
     conv_block,
@@ -63,22 +64,13 @@ PIPELINE_EPOCHS = 3
 PIPELINE_LEARNING_RATE = 3e-4
 
 
-class DigitNet(nn.Module):
-    """A small VGG-like CNN: 28×28 → 11 logits (digits 0–9 and "not a digit"), ~160k parameters."""
-
-    def __init__(self) -> None:
-        super().__init__()
-
-        self.features = nn.Sequential(
-            *conv_block(1, 32, 5), nn.MaxPool2d(2),  # 14×14
-            *conv_block(32, 48), *conv_block(48, 64), nn.MaxPool2d(2),  # 7×7
-            *conv_block(64, 128), *conv_block(128, 64, 1), nn.Flatten(),  # where the strokes are: 6 vs 9
-        )
-        self.dropout = nn.Dropout(0.3)
-        self.classify = nn.Linear(64 * 7 * 7, 11)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.classify(self.dropout(self.features(x)))
+def digit_net() -> DigitNet:
+    """Member 1's network, ~160k parameters: 5×5 first, two convolutions at 14×14."""
+    return DigitNet(nn.Sequential(
+        *conv_block(1, 32, 5), nn.MaxPool2d(2),  # 14×14
+        *conv_block(32, 48), *conv_block(48, 64), nn.MaxPool2d(2),  # 7×7
+        *conv_block(64, 128), *conv_block(128, 64, 1), nn.Flatten(),  # where the strokes are: 6 vs 9
+    ))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -133,7 +125,7 @@ def main() -> None:
     epochs = 2 if args.quick else EPOCHS
     fine_epochs = 1 if args.quick else FINE_TUNE_EPOCHS
 
-    model = DigitNet()
+    model = digit_net()
     params = sum(p.numel() for p in model.parameters())
     print(f"DigitNet: {params} parameters; {len(labels)} training digits; {epochs} + {fine_epochs} epochs",
           flush=True)
