@@ -27,19 +27,15 @@ MAX_BYTES = 1_000_000  # the ONNX file's limit (issue 5)
 INPUT, OUTPUT = "input", "logits"
 
 
-def _member(model: onnx.ModelProto, prefix: str, half: bool = True
-            ) -> tuple[list[onnx.NodeProto], list[onnx.TensorProto]]:
+def _member(model: onnx.ModelProto, prefix: str) -> tuple[list[onnx.NodeProto], list[onnx.TensorProto]]:
     """The nodes and 16-bit initializers of one network, every name prefixed; its output is
     `{prefix}logits`, its input the shared `input`."""
     graph = model.graph
     rename = {init.name: f"{prefix}{init.name}" for init in graph.initializer}
     nodes, initializers = [], []
     for init in graph.initializer:
-        weights = numpy_helper.to_array(init)
-        if not half:
-            initializers.append(numpy_helper.from_array(weights, rename[init.name]))
-            continue
-        stored = numpy_helper.from_array(weights.astype(np.float16), f"{rename[init.name]}_h")
+        half = numpy_helper.to_array(init).astype(np.float16)
+        stored = numpy_helper.from_array(half, f"{rename[init.name]}_h")
         initializers.append(stored)
         nodes.append(helper.make_node("Cast", [stored.name], [rename[init.name]], to=TensorProto.FLOAT))
     for node in graph.node:
@@ -54,7 +50,7 @@ def _member(model: onnx.ModelProto, prefix: str, half: bool = True
     return nodes, initializers
 
 
-def ensemble(paths: list[Path], half: bool = True) -> onnx.ModelProto:
+def ensemble(paths: list[Path]) -> onnx.ModelProto:
     """One model whose `logits` are the mean of the networks' log-probabilities."""
     models = [onnx.load(str(path)) for path in paths]
     nodes: list[onnx.NodeProto] = []
@@ -62,7 +58,7 @@ def ensemble(paths: list[Path], half: bool = True) -> onnx.ModelProto:
     outputs = []
     for index, model in enumerate(models):
         prefix = f"m{index}_"
-        member_nodes, member_inits = _member(model, prefix, half)
+        member_nodes, member_inits = _member(model, prefix)
         nodes += member_nodes
         initializers += member_inits
         nodes.append(helper.make_node("LogSoftmax", [f"{prefix}{OUTPUT}"], [f"{prefix}logp"], axis=1))
