@@ -113,9 +113,10 @@ def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
             used.add(ri)
     # Reads matched to no written number (they cost no accuracy above, but a reviewer must strike them):
     # a second piece of a number read in two, or a number read where nothing is written.
+    overlapping = {ri for _, _, ri in pairs}
     for ri, (_, _, n) in enumerate(read):
         if ri not in used and not n["crossed_out"]:
-            piece = any(overlap(box_of(number["quad"]), boxes[ri]) >= 0.4 for number in truth["numbers"])
+            piece = ri in overlapping
             tally.errors["extra piece of a number" if piece else "read where nothing is written"] += 1
     # Digits and numbers.
     votes: dict[int, Counter[int]] = {}
