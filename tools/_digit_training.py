@@ -364,6 +364,23 @@ def export(model: DigitNet, temperature: float, path: Path) -> None:
                       dynamo=False)
 
 
+def calibrate_and_export(model: DigitNet, dev: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]],
+                         out: Path, check: npt.NDArray[np.float32]) -> tuple[float, Path, float]:
+    """Fit the temperature on the held-out `dev` crops, export `model` to `out`/MODEL_NAME with it folded
+    in, and check that cv2.dnn reproduces torch's logits on `check` (stops if not): the temperature,
+    the file and the largest logit difference."""
+    temperature = fit_temperature(logits_of(model, dev[0]), dev[1])
+    print(f"temperature {temperature:.3f} (fitted on {len(dev[1])} held-out crops)")
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / MODEL_NAME
+    export(model, temperature, path)
+    difference = check_with_cv2(model, path, check)
+    print(f"cv2.dnn vs torch, largest logit difference: {difference:.2e}")
+    if difference > 1e-3:
+        raise SystemExit("cv2.dnn does not reproduce the torch model")
+    return temperature, path, difference
+
+
 def check_with_cv2(model: nn.Module, path: Path, x: npt.NDArray[np.float32]) -> float:
     """Largest difference between torch's and cv2.dnn's logits on a batch (must be ~1e-5)."""
     net = cv2.dnn.readNetFromONNX(str(path))

@@ -46,10 +46,8 @@ from _digit_training import (
     WEIGHT_DECAY,
     DigitNet,
     accuracy,
-    check_with_cv2,
+    calibrate_and_export,
     conv_block,
-    export,
-    fit_temperature,
     fixed_set,
     load_pipeline_crops,
     logits_of,
@@ -120,16 +118,7 @@ def main() -> None:
         pipeline_record["held_out_accuracy"] = held_acc
         print(f"held-out pipeline crops: accuracy {held_acc:.4f}", flush=True)
         dev_x, dev_y = np.concatenate([dev_x, held_x]), np.concatenate([dev_y, held_y])
-    temperature = fit_temperature(logits_of(final, dev_x), dev_y)
-    print(f"temperature {temperature:.3f} (fitted on {len(dev_y)} held-out crops)")
-
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / MODEL_NAME
-    export(final, temperature, path)
-    difference = check_with_cv2(final, path, val_photo[:256])
-    print(f"cv2.dnn vs torch, largest logit difference: {difference:.2e}")
-    if difference > 1e-3:
-        raise SystemExit("cv2.dnn does not reproduce the torch model")
+    temperature, path, difference = calibrate_and_export(final, (dev_x, dev_y), args.out, val_photo[:256])
     data = path.read_bytes()
     if len(data) > MAX_BYTES:
         raise SystemExit(f"the model is {len(data)} bytes, over the limit of {MAX_BYTES}")
