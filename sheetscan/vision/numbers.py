@@ -9,7 +9,7 @@ monotonically (running totals never go back; upside-down totals read backwards a
 mountain and whists totals only rise), then reads all the block's numbers at that angle. Last, a
 glyph that may be one digit or touching digits, and a number that may be two whose dot was lost, is
 read every way where that could change the reading, and each zone's running totals choose
-(`_totals`). Every digit crop goes through the recogniser once (`_totals.DigitCache`).
+(`_angles`, `_totals`). Every digit crop goes through the recogniser once (`_digit_cache.DigitCache`).
 
 Numbers are grouped along the writing direction (see `_group`): rows, then dots and wide gaps between
 numbers, then digits. A long, nearly level stroke through the digits marks a crossed-out number; it
@@ -28,8 +28,10 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision import _group
+from sheetscan.vision._angles import choose_angles
+from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._regroup import regroup
-from sheetscan.vision._totals import DigitCache, choose_angles, choose_cuts
+from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision._zone_ink import (
     CIRCLE,
     ZonesLike,

@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 
 from sheetscan.vision import _group
+from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._recog_types import crop_digits
-from sheetscan.vision._totals import DigitCache, choose_cuts, monotone_picks, part_token
+from sheetscan.vision._steps import monotone_picks
+from sheetscan.vision._totals import choose_cuts, part_token
 from sheetscan.vision._zone_ink import _blocks, components, line_remnants
 from sheetscan.vision.ink import find_ink
 from sheetscan.vision.numbers import (

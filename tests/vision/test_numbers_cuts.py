@@ -12,7 +12,8 @@ import pytest
 
 from sheetscan.vision import _group
 from sheetscan.vision._recog_types import crop_digits
-from sheetscan.vision._totals import _wide_ways, choose_cuts
+from sheetscan.vision._swallow import wide_ways
+from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision.ink import find_ink
 from sheetscan.vision.numbers import NumberToken, find_numbers
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
@@ -126,8 +127,8 @@ def test_a_short_slice_of_a_wide_glyph_is_not_read_for_a_swallowed_one() -> None
     glyph = ((0, 0, 44, 40),)
     tall = ((0, 0, 8, 40), (8, 0, 36, 40))
     short = ((0, 20, 8, 12), (8, 0, 36, 40))
-    assert len(_wide_ways(_token(((glyph, tall),), size=(40.0, 28.0)))) == 2
-    assert _wide_ways(_token(((glyph, short),), size=(40.0, 28.0))) == [(glyph,)]
+    assert len(wide_ways(_token(((glyph, tall),), size=(40.0, 28.0)))) == 2
+    assert wide_ways(_token(((glyph, short),), size=(40.0, 28.0))) == [(glyph,)]
     reader = _ByWidth({44: (5, 0.99), 8: (1, 0.99), 36: (5, 0.99)})
     token = _token(((glyph, short),), size=(40.0, 28.0))
     assert choose_cuts(reader, [(True, True, [token])], {id(token): NumberReading(((5, 0.99),), ())}) == {}

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from sheetscan.vision import numbers as numbers_module
+from sheetscan.vision._angles import choose_angles
+from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._recog_types import crop_digits
-from sheetscan.vision._totals import DigitCache, choose_angles
 from sheetscan.vision.ink import find_ink
 from sheetscan.vision.numbers import NumberToken, find_numbers, read_numbers
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number

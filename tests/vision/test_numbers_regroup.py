@@ -11,7 +11,8 @@ import numpy as np
 
 from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision._regroup import regroup
-from sheetscan.vision._totals import Part, choose_cuts
+from sheetscan.vision._steps import Part
+from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 

@@ -1,0 +1,163 @@
+"""Choosing each block's writing angle by how confidently and in order a few of its numbers read at
+each candidate angle (stage 5, with the recogniser; `choose_angles`): the other angles first on a peek
+of three numbers, and each read no further than it could still compete."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from sheetscan.vision._digit_cache import DigitCache
+from sheetscan.vision.recognise import NumberReading
+
+if TYPE_CHECKING:
+    from sheetscan.vision.numbers import NumberToken
+
+__all__ = ["Candidates", "choose_angles"]
+
+
+Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
+"""A block's (angle, its numbers cut at that angle), the usual angle first."""
+
+
+def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, sample: int = 10,
+                  bonus: float = 0.25, peek: int = 3,
+                  margin: float = 0.6) -> list[tuple[int, Sequence[NumberToken]]]:
+    """For each block (its candidates and whether its totals only rise), the angle whose first
+    `sample` numbers read best (`_score`, the usual angle with `bonus`), with its numbers.
+
+    To read fewer crops, the other angles are first read on `peek` numbers only; an angle whose
+    peek scores `margin` or more below the usual angle is not read further (a few numbers read the
+    wrong way round rarely read confidently and in order, and `margin` allows for the noise of a
+    short sample). The other angles are read a number at a time (each round one batch for all blocks),
+    and an angle is read no further once even the best its unread numbers could read leaves it
+    unable to pass its next test (`_best_score`, `_best_sample`): its peek `margin` below the usual
+    angle, or its sample no better than the usual angle. The choice is the same as reading them all.
+    """
+    first = [t for candidates, _ in blocks if candidates for t in candidates[0][1][:sample]]
+    read = dict(zip(map(id, first), cache.read(first), strict=True))
+
+    def score(numbers: Sequence[NumberToken], count: int, rising: bool) -> float:
+        head = numbers[:count]
+        return _score([read[id(t)] for t in head], crossed=[t.crossed_out for t in head], rising=rising)
+
+    usual = [score(candidates[0][1], sample, rising) + bonus if candidates else -math.inf
+             for candidates, rising in blocks]
+    # (`numbers[:peek + 1]`: how many there are is known only once all are cut.)
+    short = [[len(numbers[:peek + 1]) <= peek for _, numbers in candidates] for candidates, _ in blocks]
+    # The other angles are read a number at a time, all blocks' in one batch: an angle that could not
+    # pass its next test even were its unread numbers read surely and in order (`_best_sample`) is
+    # read no further: its peek `margin` below the usual angle (`_best_score` once its first number
+    # is read, then the peek's score), then its sample below the usual angle.
+    rivals = [list(range(1, len(candidates))) for candidates, _ in blocks]
+    for k in range(sample):
+        if k in (1, peek):
+            rivals = [[i for i in rival if short[b][i] or (_best_score(
+                read[id(candidates[i][1][0])], candidates[i][1][:peek], cache) if k == 1
+                else score(candidates[i][1], peek, rising)) > head - margin]
+                for b, ((candidates, rising), rival, head)
+                in enumerate(zip(blocks, rivals, usual, strict=True))]
+        count, bar = (peek, margin) if k < peek else (sample, 0.0)
+        rivals = [[i for i in rival if short[b][i] or len(candidates[i][1][:k + 1]) <= k or _best_sample(
+            [read[id(t)] for t in candidates[i][1][:k]], candidates[i][1][:count], cache, rising=rising)
+            > head - bar] for b, ((candidates, rising), rival, head)
+            in enumerate(zip(blocks, rivals, usual, strict=True))]
+        turn = [t for (candidates, _), rival in zip(blocks, rivals, strict=True) for i in rival
+                for t in candidates[i][1][k:k + 1]]
+        read.update(zip(map(id, turn), cache.read(turn), strict=True))
+    chosen: list[tuple[int, Sequence[NumberToken]]] = []
+    for (candidates, rising), rival, head in zip(blocks, rivals, usual, strict=True):
+        if not candidates:
+            chosen.append((0, ()))
+            continue
+        best, pick = head, 0
+        for i in rival:
+            value = score(candidates[i][1], sample, rising)
+            if value > best:
+                best, pick = value, i
+        chosen.append(candidates[pick])
+    return chosen
+
+
+def _best_score(first: NumberReading, numbers: Sequence[NumberToken], cache: DigitCache) -> float:
+    """The highest `_score` `numbers` could reach, their first read as `first` and the others not
+    yet read: the others at confidence 1 with no leading zero, the totals all in order, and as many
+    digits each as it has digit boxes (a recogniser that reads by digit gives one reading a box;
+    any other, at most 3)."""
+    logs = math.log(max(first.confidence, 1e-6))
+    digits = len(first.digits)
+    zero = int(bool(first.candidates) and digits > 1 and int(first.candidates[0][0]) < 10 ** (digits - 1))
+    by_digit = getattr(cache.recognizer, "reads_by_digit", False)
+    lengths = [min(len(first.digits), 3)] + [min(len(t.image.digit_boxes), 3) if by_digit else 3
+                                             for t in numbers[1:]]
+    count = len(numbers)
+    # Readings above 1 by rounding: the others' logs are taken as a hair above 0.
+    return (logs + 1e-9 * count) / count + 1.0 - 2.0 * zero / count + 0.3 * (sum(lengths) / count - 1.0)
+
+
+def _best_sample(known: list[NumberReading], numbers: Sequence[NumberToken], cache: DigitCache, *,
+                 rising: bool = False) -> float:
+    """The highest `_score` the sample `numbers` could reach, its first ones read as `known` and the
+    others not yet read: at confidence 1, no leading zero, as many digits as `_best_score` gives
+    them, and every step they take part in the block's way (the known steps are as read; `rising`:
+    only up counts); a hair above, for rounding."""
+    by_digit = getattr(cache.recognizer, "reads_by_digit", False)
+    logs = [math.log(max(r.confidence, 1e-6)) for r in known]
+    zeros = sum(bool(r.candidates) and len(r.digits) > 1
+                and int(r.candidates[0][0]) < 10 ** (len(r.digits) - 1) for r in known)
+    lengths = [min(len(r.digits), 3) for r in known]
+    values = [int(r.candidates[0][0]) for r, t in zip(known, numbers, strict=False)
+              if r.candidates and not t.crossed_out]
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    way = sum(s > 0 for s in steps) if rising else max(sum(s > 0 for s in steps), sum(s < 0 for s in steps))
+    unread = numbers[len(known):]
+    for token in unread:
+        logs.append(1e-9)
+        lengths.append(min(len(token.image.digit_boxes), 3) if by_digit else 3)
+    # Each unread number that is not crossed out and reads at all adds one step, in the block's way.
+    monotone = 0.0
+    for added in range(sum(not t.crossed_out for t in unread) + 1):
+        total = len(values) + added - 1
+        monotone = max(monotone, (way + total - len(steps)) / total if total > 0 else 0.5)
+    count = len(logs)
+    best: float = sum(logs) / count + monotone - 2.0 * zeros / count + 0.3 * (sum(lengths) / count - 1.0)
+    return best + 1e-9
+
+
+def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool = False) -> float:
+    """How well a block reads at one angle: confident readings of running totals that do not go back.
+
+    The mean log-confidence, plus the share of neighbouring totals that move in the block's main
+    direction (pulka may be counted down; `rising`: upwards only), minus the share of numbers with a
+    leading zero (a total read upside down ends up with its last digit, often 0, in front), plus a
+    little for numbers of more than one digit (read a quarter turn off, a number falls apart into
+    single digits). An empty block scores lowest but one: no reading is better than a wrong one only
+    when nothing reads at all.
+    """
+    values: list[int] = []
+    logs: list[float] = []
+    leading_zeros = 0
+    for reading, gone in zip(readings, crossed, strict=False):
+        if not reading.candidates:
+            logs.append(math.log(1e-6))
+            continue
+        value, confidence = reading.candidates[0]
+        logs.append(math.log(max(float(confidence), 1e-6)))
+        digits = len(reading.digits)
+        if digits > 1 and int(value) < 10 ** (digits - 1):
+            leading_zeros += 1
+        if not gone:
+            values.append(int(value))
+    if not logs:
+        return -20.0
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    # Strictly: a running total that repeats is no total (digits of a turned number read one by one
+    # often repeat).
+    down = 0 if rising else sum(s < 0 for s in steps)
+    monotone = max(sum(s > 0 for s in steps), down) / len(steps) if steps else 0.5
+    # Read across the writing (a quarter turn off), every "number" is one digit of a column: longer
+    # numbers mean the digits were found side by side, as written.
+    length = sum(min(len(r.digits), 3) for r in readings) / len(readings) - 1.0
+    return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs) + 0.3 * length

@@ -1,0 +1,127 @@
+"""A "1" run into the digit beside it (stage 5, `_totals.choose_cuts`): the network is trained to read a
+digit with bits of its neighbours touching it, so it reads "13" written as one glyph as a sure 3. Which
+digit boxes are wide enough to hold such a "1" (`may_swallow`), the ways of cutting that look for it
+(`wide_ways`), and the cost to a way that swallowed one another way finds (`absorbed`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sheetscan.vision import _group
+from sheetscan.vision._steps import Choice
+
+if TYPE_CHECKING:
+    from sheetscan.vision.numbers import NumberToken
+
+__all__ = ["Way", "absorbed", "finds_a_one", "may_swallow", "wide_ways"]
+
+_ONE_TALL = 0.75
+"""A "1" cut off a glyph stands at least this share of the tallest digit beside it."""
+_SWALLOW_WIDE = 1.2
+"""A digit box wider than this many of the writer's typical digit widths may hold a "1" run into
+the digit beside it (about the 95th percentile of single digits' widths on rendered sheets)..."""
+_SWALLOW_HIGH = 0.9
+"""... or wider than this share of the digit height (see `_swallow_limit`)."""
+_HABIT_WIDE = 0.6
+"""In a zone whose writer runs "1"s into their digits, a box wider than this share of the digit
+height may hold one (see `_swallow_limit`)."""
+
+
+Way = tuple[tuple[_group.Box, ...], ...]
+"""A way of cutting a number: each glyph's digit boxes, left to right."""
+
+
+def finds_a_one(first: Choice, chosen: Choice, *, sure: float = 0.9) -> bool:
+    """Whether `chosen` reads `first`'s digits with "1"s inserted, each read at least `sure`."""
+    short, long = _digit_text(first), _digit_text(chosen)
+    return (short is not None and long is not None and len(long[0]) > len(short[0])
+            and _inserted_sure(short[0], long, sure))
+
+
+
+def absorbed(choices: list[Choice], *, sure: float = 0.9, cost: float = 1.5,
+              habit: bool = False) -> list[Choice]:
+    """`choices` with the ways that swallow a "1" another way finds made less likely by `cost`.
+
+    The network is trained to read a digit with bits of its neighbours touching it, so it reads a "1"
+    run into the next digit ("13" as one glyph) as that digit alone, as surely as the digit by itself.
+    When another way of cutting reads the same digits plus a "1" it is sure of (at least `sure`, in a
+    box of its own) and the way without it has a box wider than `_SWALLOW_WIDE` typical digits, that ink is a
+    "1": the way that swallowed it is worth less. Only a "1": a slice off the side of a wide digit
+    (a 4's stem, a 6's belly) can read as another digit just as surely, and a "4" or "9" cut at its
+    stem reads "1" and the digit again, which the width tells apart.
+    """
+    texts = [_digit_text(choice) for choice in choices]
+    out = []
+    for choice, text in zip(choices, texts, strict=True):
+        swallowed = text is not None and may_swallow(choice[0][0][0], habit=habit) and any(
+            other is not None and len(other[0]) > len(text[0]) and _inserted_sure(text[0], other, sure)
+            for other in texts)
+        out.append((choice[0], choice[1] - cost) if swallowed else choice)
+    return out
+
+
+def _swallow_limit(token: NumberToken, *, habit: bool = False) -> float:
+    """The width beyond which a digit box may hold a "1" run into its digit: `_SWALLOW_WIDE` of the
+    writer's typical digit width, or `_SWALLOW_HIGH` of the digit height when that is less (a writer
+    who runs every "1" into its digit makes those pairs the typical width); `_HABIT_WIDE` of the
+    digit height in a zone whose writer is known to do so (`choose_cuts`)."""
+    height, width = token.digit_size
+    return _HABIT_WIDE * height if habit else min(_SWALLOW_WIDE * width, _SWALLOW_HIGH * height)
+
+
+def may_swallow(token: NumberToken, *, habit: bool = False) -> bool:
+    """Whether a digit box of the token is wide enough to have swallowed a "1" (`absorbed`)."""
+    limit = _swallow_limit(token, habit=habit)
+    return limit > 0 and len(token.glyph_cuts) > 0 and any(box[2] > limit for box in token.image.digit_boxes)
+
+
+
+def wide_ways(token: NumberToken, *, narrow: float = 0.6, tall: float = _ONE_TALL,
+               habit: bool = False) -> list[Way]:
+    """The token's first way, and each other cut of a glyph wider than `_swallow_limit` that cuts off
+    a box narrower than `narrow` typical digits and at least `tall` of the way's tallest box (a "1";
+    `absorbed` takes nothing shorter for one), the other glyphs cut the first way."""
+    first = tuple(tuple(cuts[0]) for cuts in token.glyph_cuts)
+    ways = [first]
+    width = token.digit_size[1]
+    for g, cuts in enumerate(token.glyph_cuts):
+        if max(box[2] for box in cuts[0]) > _swallow_limit(token, habit=habit):
+            for option in cuts[1:]:
+                way = (*first[:g], tuple(option), *first[g + 1:])
+                top = max(box[3] for glyph in way for box in glyph)
+                if any(box[2] < narrow * width and box[3] >= tall * top for box in option):
+                    ways.append(way)
+    return ways
+
+
+def _digit_text(choice: Choice, *, tall: float = _ONE_TALL) -> tuple[str, tuple[float, ...]] | None:
+    """The digits of a one-part choice as read, each with its box's probability of that digit (0 for
+    a box less than `tall` of the way's tallest: no "1" of the number, a slice of a digit's bar);
+    None for a split choice or when a box was left out of the value (read as noise)."""
+    if len(choice[0]) != 1:
+        return None
+    token, reading = choice[0][0]
+    boxes = token.image.digit_boxes
+    # A recogniser that reads whole numbers may give one reading per character, not per box.
+    if reading.value is None or not len(str(reading.value)) == len(reading.digits) == len(boxes):
+        return None
+    text = str(reading.value)
+    top = max((box[3] for box in boxes), default=0)
+    sure = tuple(dict(d.candidates).get(int(c), 0.0) if box[3] >= tall * top else 0.0
+                 for c, d, box in zip(text, reading.digits, boxes, strict=True))
+    return text, sure
+
+
+def _inserted_sure(short: str, long: tuple[str, tuple[float, ...]], sure: float) -> bool:
+    """Whether `long` is `short` with "1"s inserted, each read at least `sure` (the first fitting
+    alignment)."""
+    text, probabilities = long
+    i = 0
+    for digit, probability in zip(text, probabilities, strict=True):
+        if i < len(short) and digit == short[i]:
+            i += 1
+        elif digit != "1" or probability < sure:
+            return False
+    return i == len(short)
+
