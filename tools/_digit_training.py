@@ -44,6 +44,8 @@ SIDEWAYS_SHARE = 0.35  # of the noise crops, when `sideways`
 SIDEWAYS_LOOK_ALIKE = (0, 1, 8)
 PIPELINE_PER_BATCH = 96  # pipeline crops added to each batch of 128 MNIST digits (+ their noise crops)
 PIPELINE_HELD_OUT = 0.1  # last share of the crops: the temperature is fitted on them, never trained on
+DISTIL_WEIGHT = 0.7  # with a teacher: share of the loss that is matching its softened probabilities
+DISTIL_TEMPERATURE = 2.0  # both sides' logits are divided by it before they are compared
 ONE_LIKE = 0.3  # with keep_noise, a "not a digit" piece the model reads as "1" this likely is left out
 MAX_BYTES = 1_000_000  # the ONNX file's limit (issue 5)
 OUT_DIR = Path(__file__).resolve().parent.parent / "sheetscan" / "vision" / "models"
@@ -424,13 +426,36 @@ def start_run(seed: int, quick: bool) -> Data:
 Schedule = Callable[[torch.optim.Optimizer, int], torch.optim.lr_scheduler.LRScheduler]
 
 
+class Teacher:
+    """A trained model (an exported ONNX file, e.g. the shipped pair) whose logits a new network learns
+    to match: it reads each batch in cv2.dnn, as the runtime does, so no torch copy of it is needed."""
+
+    def __init__(self, path: Path) -> None:
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        self.net.setInput(np.ascontiguousarray(x.numpy()))
+        return torch.from_numpy(np.array(self.net.forward(), np.float32))
+
+
+def distil_loss(out: torch.Tensor, y: torch.Tensor, taught: torch.Tensor) -> torch.Tensor:
+    """Knowledge distillation: the labels' cross-entropy and the match to the teacher's logits `taught`
+    (KL divergence at DISTIL_TEMPERATURE, scaled by its square so its gradients keep their size)."""
+    t = DISTIL_TEMPERATURE
+    match = F.kl_div(F.log_softmax(out / t, 1), F.log_softmax(taught / t, 1), log_target=True,
+                     reduction="batchmean")
+    return (1.0 - DISTIL_WEIGHT) * F.cross_entropy(out, y) + DISTIL_WEIGHT * t * t * match
+
+
 def run_epochs(model: nn.Module, seed: int, phase: str, first: int, count: int, sideways: bool,
                schedule_of: Schedule, learning_rate: float,
                data: tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]], watch: Watched,
                args: argparse.Namespace, started: float, history: list[dict[str, object]],
-               pipeline: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None = None) -> None:
+               pipeline: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None = None,
+               teacher: Teacher | None = None) -> None:
     """Train `count` epochs (numbered from `first`, which picks their batches' seeds); `sideways`: the
-    noise crops include digits turned a quarter; in any phase but "train" the batch norms stay frozen."""
+    noise crops include digits turned a quarter; in any phase but "train" the batch norms stay frozen;
+    with a `teacher`, the loss is `distil_loss` (its logits on the same batch) instead of cross-entropy."""
     images, labels = data
     val_clean, val_labels, val_photo, val_photo_labels = watch
     limit = 8 if args.quick else None
@@ -449,7 +474,7 @@ def run_epochs(model: nn.Module, seed: int, phase: str, first: int, count: int, 
         for x, y in loader:
             optimiser.zero_grad()
             out = model(x)
-            loss = F.cross_entropy(out, y)
+            loss = F.cross_entropy(out, y) if teacher is None else distil_loss(out, y, teacher(x))
             loss.backward()
             optimiser.step()
             schedule.step()

