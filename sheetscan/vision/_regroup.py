@@ -10,6 +10,7 @@ call for it: the digits keep the readings the recogniser already gave them, so t
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sheetscan.vision import _group
-from sheetscan.vision._steps import STEP_BACK, Part, steps_cost
+from sheetscan.vision._steps import LONGEST, STEP_BACK, Part, steps_cost
 from sheetscan.vision._totals import choice_score, part_token
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 
@@ -31,6 +32,12 @@ _REGROUP_COST = 2.0
 (`_totals._SPLIT_COST`), it says a dot was lost or drawn where the cut did not take it."""
 _NEAR = 1.5
 """The most space, in digit heights, between two numbers that a digit may move across."""
+_MERGE_COST = 2.0
+"""Log-likelihood cost of reading two neighbouring numbers as one: the inverse of reading one as two
+(`_totals._SPLIT_COST`), it says a space between digits was taken for the space after a dot."""
+_MERGE_NEAR = 0.8
+"""The most space, in digit heights, between two numbers read as one: the widest space `find_numbers`
+ever takes as one between the digits of a number."""
 _TALL = 0.75
 """A digit that moves stands at least this share of its number's tallest box (not a dot's piece)."""
 
@@ -69,11 +76,16 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
         kept = [i for i, (_, (token, _)) in enumerate(flat) if not token.crossed_out]
         values = [flat[i][1][1].value for i in kept]
         sign = 1 if rising else min((1, -1), key=lambda s: steps_cost(values, s))
-        best: tuple[float, int, int, Part, Part] | None = None
+        best: tuple[float, int, int, Part, Part | None] | None = None
         for k, (i, j) in enumerate(itertools.pairwise(kept)):
             before = values[k - 1] if k > 0 else None
             after = values[k + 2] if k + 2 < len(values) else None
             now = _score(flat[i][1][1], flat[j][1][1], before, after, sign)
+            whole = _merged(flat[i][1], flat[j][1]) if flat[i][0] != flat[j][0] else None
+            if whole is not None:
+                gain = _merge_gain(flat[i][1][1], flat[j][1][1], whole[1], before, after, sign) - now
+                if gain > 0.0 and (best is None or gain > best[0]):
+                    best = (gain, i, j, whole, None)
             for a, b in _options(flat[i][1], flat[j][1]):
                 # Decision: only the totals' order calls for a move, and only when the steps it
                 # mends from the number before into and between the two cost more than one step back,
@@ -91,10 +103,35 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
                     best = (gain, i, j, a, b)
         if best is None:
             return moved
-        _, i, j, a, b = best
-        flat[i], flat[j] = (flat[i][0], a), (flat[j][0], b)
+        _, i, j, first, second = best
+        if second is None:  # the two read as one: the second's token keeps no part
+            flat[i] = (flat[i][0], first)
+            del flat[j]
+        else:
+            flat[i], flat[j] = (flat[i][0], first), (flat[j][0], second)
         moved = True
     return moved
+
+
+def _merge_gain(first: NumberReading, second: NumberReading, whole: NumberReading, before: int | None,
+                after: int | None, sign: int) -> float:
+    """The log-likelihood of `first` and `second` read as one, `whole` (`_score` for one number, less
+    `_MERGE_COST`); minus infinity when the totals do not call for it.
+
+    Decision: two numbers are read as one (their space taken for a dot's) only when that mends a step
+    back from the number before into or between them and the one number steps on from it and on to the
+    number after, because a number cut in two reads as two numbers that fall below the one before
+    (44, 4, 5, 48) or between themselves (48, 5, 2); a merge that only reads more surely, or still
+    falls (44, 4, 1 -> 41), is no reason, and taking two numbers for one on a misread neighbour loses
+    a number. Only the same digits read together (none dropped as noise) are the two read as one.
+    """
+    if whole.value is None or f"{first.value}{second.value}" != str(whole.value):
+        return -math.inf
+    into, out = steps_cost([before, whole.value], sign), steps_cost([whole.value, after], sign)
+    mends = steps_cost([before, first.value, second.value], sign) - into
+    if mends < STEP_BACK or max(into, out) >= STEP_BACK:
+        return -math.inf
+    return choice_score(whole) - into - out - _MERGE_COST
 
 
 def _score(first: NumberReading, second: NumberReading, before: int | None, after: int | None,
@@ -127,6 +164,22 @@ def _options(first: Part, second: Part) -> list[tuple[Part, Part]]:
     return out
 
 
+def _merged(first: Part, second: Part) -> Part | None:
+    """The two numbers read as one (the first's digits, then the second's): when both are read one
+    digit per box, are written on one line no more than `_MERGE_NEAR` digit heights apart, and have no
+    more digits together than any written number."""
+    (a, ra), (b, rb) = first, second
+    if not (_by_digit(a, ra) and _by_digit(b, rb) and a.angle == b.angle and a.row == b.row
+            and a.zone == b.zone and not a.crossed_out and not b.crossed_out
+            and len(ra.digits) + len(rb.digits) <= LONGEST and _near(a, b, most=_MERGE_NEAR)):
+        return None
+    tl, _, _, bl = a.quad
+    _, tr, br, _ = b.quad
+    token = replace(a, quad=(tl, tr, br, bl), image=_side_by_side(a.image, b.image), glyph_cuts=(),
+                    glyph_joins=())
+    return token, read_number((*ra.digits, *rb.digits))
+
+
 def _by_digit(token: NumberToken, reading: NumberReading) -> bool:
     return bool(reading.candidates) and len(reading.digits) == len(token.image.digit_boxes) > 0 and all(
         isinstance(d, DigitReading) for d in reading.digits)
@@ -137,13 +190,13 @@ def _tall(token: NumberToken, index: int) -> bool:
     return boxes[index][3] >= _TALL * max(box[3] for box in boxes)
 
 
-def _near(first: NumberToken, second: NumberToken) -> bool:
+def _near(first: NumberToken, second: NumberToken, *, most: float = _NEAR) -> bool:
     """Whether the space from the end of `first` to the start of `second` (the middles of their quads'
-    closing and opening edges) is at most `_NEAR` digit heights."""
+    closing and opening edges) is at most `most` digit heights."""
     end = np.add(first.quad[1], first.quad[2]) / 2.0
     start = np.add(second.quad[0], second.quad[3]) / 2.0
     height = max(first.digit_size[0], second.digit_size[0])
-    return height > 0 and float(np.hypot(*(start - end))) <= _NEAR * height
+    return height > 0 and float(np.hypot(*(start - end))) <= most * height
 
 
 def _with_digit(token: NumberToken, donor: NumberToken, box: _group.Box, *, front: bool) -> NumberToken:
@@ -152,22 +205,20 @@ def _with_digit(token: NumberToken, donor: NumberToken, box: _group.Box, *, fron
     reaches over the digit's share of `donor`'s quad."""
     x, y, w, h = box
     piece = donor.image.gray[max(y, 0):y + h, max(x, 0):x + w]
-    own = token.image.gray
-    space = 2
-    height = max(own.shape[0], piece.shape[0])
-    gray = np.zeros((height, own.shape[1] + piece.shape[1] + space), dtype=np.uint8)
-    if front:
-        gray[:piece.shape[0], :piece.shape[1]] = piece
-        gray[:own.shape[0], piece.shape[1] + space:] = own
-        shift = piece.shape[1] + space
-        boxes = ((0, 0, piece.shape[1], piece.shape[0]),
-                 *((bx + shift, by, bw, bh) for bx, by, bw, bh in token.image.digit_boxes))
-    else:
-        gray[:own.shape[0], :own.shape[1]] = own
-        gray[:piece.shape[0], own.shape[1] + space:] = piece
-        boxes = (*token.image.digit_boxes, (own.shape[1] + space, 0, piece.shape[1], piece.shape[0]))
+    alone = NumberImage(gray=piece, digit_boxes=((0, 0, piece.shape[1], piece.shape[0]),))
+    image = _side_by_side(alone, token.image) if front else _side_by_side(token.image, alone)
     near = part_token(donor, (box,)).quad
     tl, tr, br, bl = token.quad
     quad = (near[0], tr, br, near[3]) if front else (tl, near[1], near[2], bl)
-    return replace(token, quad=quad, image=NumberImage(gray=gray, digit_boxes=boxes), glyph_cuts=(),
-                   glyph_joins=())
+    return replace(token, quad=quad, image=image, glyph_cuts=(), glyph_joins=())
+
+
+def _side_by_side(left: NumberImage, right: NumberImage, *, space: int = 2) -> NumberImage:
+    """The two number images side by side, tops aligned, `space` px apart, with both one's digit boxes."""
+    height = max(left.gray.shape[0], right.gray.shape[0])
+    shift = left.gray.shape[1] + space
+    gray = np.zeros((height, shift + right.gray.shape[1]), dtype=np.uint8)
+    gray[:left.gray.shape[0], :left.gray.shape[1]] = left.gray
+    gray[:right.gray.shape[0], shift:] = right.gray
+    boxes = (*left.digit_boxes, *((bx + shift, by, bw, bh) for bx, by, bw, bh in right.digit_boxes))
+    return NumberImage(gray=gray, digit_boxes=boxes)

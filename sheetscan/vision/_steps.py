@@ -16,12 +16,14 @@ from sheetscan.vision.recognise import NumberReading
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["STEP_BACK", "Choice", "Part", "monotone_picks", "step_cost", "steps_cost"]
+__all__ = ["LONGEST", "STEP_BACK", "Choice", "Part", "monotone_picks", "step_cost", "steps_cost"]
 
 Part = tuple["NumberToken", NumberReading]
 """A number as read: its token (its quad and digit boxes) and the recogniser's reading."""
 Choice = tuple[tuple[Part, ...], float]
 """One way of reading a token: its parts (one, or two when its dot was lost) and their log-likelihood."""
+LONGEST = 3
+"""No written number has more than three digits (see `_group.group_numbers`)."""
 STEP_BACK = 4.0
 """Log-likelihood cost of a step between totals that goes back or stands still (`step_cost`)."""
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from sheetscan.vision import _group
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision._steps import STEP_BACK, Choice, Part, monotone_picks, step_cost
+from sheetscan.vision._steps import LONGEST, STEP_BACK, Choice, Part, monotone_picks, step_cost
 from sheetscan.vision._swallow import Way, absorbed, finds_a_one, may_swallow, wide_ways
 from sheetscan.vision.recognise import NumberImage, NumberReading, Recognizer
 
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 __all__ = ["Moves", "choice_score", "choose_cuts", "part_token"]
 
 
-# No written number has more than three digits (see `_group.group_numbers`).
-_LONGEST = 3
 
 Moves = Callable[[list[tuple[bool, bool, list["NumberToken"]]], dict[int, tuple[Part, ...]],
                   dict[int, NumberReading]], dict[int, tuple[Part, ...]]]
@@ -132,7 +130,11 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             others = {id(t) for t in sequence if alternatives and id(t) in needed and not t.crossed_out}
             choices = [[(fixed[id(t)], 0.0)] if id(t) in fixed else found + _alternatives(found)
                        if id(t) in others else found for t, found in zip(sequence, choices, strict=True)]
-            picks = monotone_picks(choices, rising=rising)
+            # (A token `moves` read as one with the number before it keeps no part: it takes no step.)
+            kept = [k for k, found in enumerate(choices) if found[0][0]]
+            picks = [0] * len(choices)
+            for k, pick in zip(kept, monotone_picks([choices[k] for k in kept], rising=rising), strict=True):
+                picks[k] = pick
         for token, found, pick in zip(sequence, choices, picks, strict=True):
             if pick > 0 or id(token) in fixed:
                 out[id(token)] = found[pick][0]
@@ -189,7 +191,7 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken]], cache: DigitCache, *,
         found = options.setdefault(key, [])
         # The likeliest cut by width is the first way: among equals it stays.
         prior = 0.0 if not found else _OTHER_WAY
-        if len(token.image.digit_boxes) > _LONGEST:
+        if len(token.image.digit_boxes) > LONGEST:
             prior -= 3.0
         score = math.log(max(reading.confidence, 1e-6))
         if kind % 2 == 0:
@@ -232,7 +234,7 @@ def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading],
 
 def choice_score(reading: NumberReading) -> float:
     """A reading's log-confidence, less 3 when it has more digits than any written number."""
-    return math.log(max(reading.confidence, 1e-6)) - (3.0 if len(reading.digits) > _LONGEST else 0.0)
+    return math.log(max(reading.confidence, 1e-6)) - (3.0 if len(reading.digits) > LONGEST else 0.0)
 
 
 def part_token(token: NumberToken, boxes: tuple[_group.Box, ...]) -> NumberToken:

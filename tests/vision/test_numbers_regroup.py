@@ -166,3 +166,50 @@ def test_digits_move_before_the_totals_choose_other_readings() -> None:
 
     assert values(choose_cuts(_Unused(), [(True, True, tokens)], readings)) == [70, 75, 3, 98]
     assert values(choose_cuts(_Unused(), [(True, True, tokens)], readings, moves=regroup)) == [70, 75, 83, 98]
+
+
+def test_a_number_cut_in_two_is_read_as_one() -> None:
+    # "44. 45. 48" whose 45 was written with a wide space between its digits (half a digit height,
+    # 20 px): cut as 44, 4, 5, 48. 44 -> 4 falls; read as one, 44 < 45 < 48. The crafted readings are
+    # the recogniser's digits, so the merged number is these two digits read together.
+    sure = 0.99
+    digits = [[(4, sure), (4, sure)], [(4, sure)], [(5, sure)], [(4, sure), (8, sure)]]
+    line = _line(digits, [30.0, 20.0, 30.0])
+    assert _values(line) == [44, 45, 48]
+    tokens = [t for t, _ in line]
+    readings = {id(t): r for t, r in line}
+    parts = regroup([(True, True, tokens)], {}, readings)
+    # The 5's token keeps no part; the 4's now spans both, its image the two side by side (2 px apart,
+    # the 5's grey level 120 in the second box).
+    assert parts[id(tokens[2])] == ()
+    ((whole, reading),) = parts[id(tokens[1])]
+    assert reading.value == 45 and len(whole.image.digit_boxes) == 2
+    assert [int(c.max()) for c in crop_digits(whole.image)] == [100, 120]
+    assert whole.quad[0] == tokens[1].quad[0] and whole.quad[1] == tokens[2].quad[1]
+
+
+def test_numbers_read_as_one_leave_the_totals_with_one_number() -> None:
+    # The same line through choose_cuts: the merged token is gone from the zone's numbers.
+    sure = 0.99
+    digits = [[(4, sure), (4, sure)], [(4, sure)], [(5, sure)], [(4, sure), (8, sure)]]
+    line = _line(digits, [30.0, 20.0, 30.0])
+    tokens = [t for t, _ in line]
+    readings = {id(t): r for t, r in line}
+    parts = choose_cuts(_Unused(), [(True, True, tokens)], readings, moves=regroup)
+    assert [r.value for t in tokens for _, r in parts.get(id(t), ((t, readings[id(t)]),))] == [44, 45, 48]
+
+
+def test_numbers_are_not_read_as_one_without_cause() -> None:
+    sure = 0.99
+    # A space wider than any between a number's digits (a digit height): two numbers, 44 -> 4 falls
+    # but that is a misread for the totals to bear, not a lost space.
+    digits = [[(4, sure), (4, sure)], [(4, sure)], [(5, sure)], [(4, sure), (8, sure)]]
+    far = _line(digits, [30.0, 40.0, 30.0])
+    assert _values(far) == [44, 4, 5, 48]
+    # 2, 4 at the start of a zone, close together: in order as they stand, nothing to mend.
+    near = _line([[(2, sure)], [(4, sure)], [(1, sure), (2, sure)]], [20.0, 30.0])
+    assert _values(near) == [2, 4, 12]
+    # 44, 4, 1, 48 (a 7 read as 1?): "41" would mend two steps back into one, but it still falls.
+    digits = [[(4, sure), (4, sure)], [(4, sure)], [(1, sure)], [(4, sure), (8, sure)]]
+    misread = _line(digits, [30.0, 20.0, 30.0])
+    assert _values(misread) == [44, 4, 1, 48]
