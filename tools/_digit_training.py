@@ -260,12 +260,17 @@ def make_batch(seed: int | tuple[int, ...], images: npt.NDArray[np.uint8], label
     return torch.from_numpy(x), torch.from_numpy(y)
 
 
-class Batches(torch.utils.data.Dataset[tuple[torch.Tensor, torch.Tensor]]):
+Pipeline = tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | tuple[
+    npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.float32]]
+"""The segmenter's crops and their labels, and optionally a teacher's logits for them."""
+
+
+class Batches(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
     """Epoch `epoch`'s batches; each is made from its own seed, so workers do not change the result."""
 
     def __init__(self, seed: int, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], epoch: int,
                  limit: int | None, sideways: bool = False,
-                 pipeline: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None = None) -> None:
+                 pipeline: Pipeline | None = None) -> None:
         self.seed = seed
         self.images, self.labels = images, labels
         self.sideways = sideways
@@ -278,17 +283,18 @@ class Batches(torch.utils.data.Dataset[tuple[torch.Tensor, torch.Tensor]]):
     def __len__(self) -> int:
         return self.count
 
-    def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
+    def __getitem__(self, index: int) -> tuple[torch.Tensor, ...]:
         chosen = self.order[index * BATCH: (index + 1) * BATCH]
         x, y = make_batch((self.seed, self.epoch, index), self.images, self.labels, chosen,
                           sideways=self.sideways)
         if self.pipeline is None:
             return x, y
-        crops, labels = self.pipeline
+        crops, labels, *taught = self.pipeline
         picked = np.random.default_rng((self.seed, self.epoch, index, 3)).integers(
             0, len(labels), PIPELINE_PER_BATCH)
         return (torch.cat([x, torch.from_numpy(crops[picked])]),
-                torch.cat([y, torch.from_numpy(labels[picked])]))
+                torch.cat([y, torch.from_numpy(labels[picked])]),
+                *(torch.from_numpy(t[picked]) for t in taught))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -428,34 +434,44 @@ Schedule = Callable[[torch.optim.Optimizer, int], torch.optim.lr_scheduler.LRSch
 
 class Teacher:
     """A trained model (an exported ONNX file, e.g. the shipped pair) whose logits a new network learns
-    to match: it reads each batch in cv2.dnn, as the runtime does, so no torch copy of it is needed."""
+    to match on the segmenter's crops: it reads them once, in cv2.dnn as the runtime does."""
 
     def __init__(self, path: Path) -> None:
         self.net = cv2.dnn.readNetFromONNX(str(path))
 
-    def __call__(self, x: torch.Tensor) -> torch.Tensor:
-        self.net.setInput(np.ascontiguousarray(x.numpy()))
-        return torch.from_numpy(np.array(self.net.forward(), np.float32))
+    def logits(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The teacher's logits for N×1×28×28 inputs."""
+        cv2.setNumThreads(THREADS)
+        out = []
+        for start in range(0, len(x), 1000):
+            self.net.setInput(np.ascontiguousarray(x[start: start + 1000]))
+            out.append(np.array(self.net.forward(), np.float32))
+        cv2.setNumThreads(1)
+        return np.concatenate(out)
 
 
 def distil_loss(out: torch.Tensor, y: torch.Tensor, taught: torch.Tensor) -> torch.Tensor:
-    """Knowledge distillation: the labels' cross-entropy and the match to the teacher's logits `taught`
-    (KL divergence at DISTIL_TEMPERATURE, scaled by its square so its gradients keep their size)."""
+    """The batch's loss when its last len(taught) rows (the segmenter's crops) have a teacher's logits:
+    cross-entropy for the other rows; for those, knowledge distillation, (1 − DISTIL_WEIGHT) ×
+    cross-entropy + DISTIL_WEIGHT × the KL divergence from the teacher at DISTIL_TEMPERATURE (scaled by
+    its square so its gradients keep their size)."""
     t = DISTIL_TEMPERATURE
-    match = F.kl_div(F.log_softmax(out / t, 1), F.log_softmax(taught / t, 1), log_target=True,
-                     reduction="batchmean")
-    return (1.0 - DISTIL_WEIGHT) * F.cross_entropy(out, y) + DISTIL_WEIGHT * t * t * match
+    split = len(y) - len(taught)
+    hard = F.cross_entropy(out, y, reduction="none")
+    match = F.kl_div(F.log_softmax(out[split:] / t, 1), F.log_softmax(taught / t, 1), log_target=True,
+                     reduction="none").sum(1)
+    taught_rows = (1.0 - DISTIL_WEIGHT) * hard[split:] + DISTIL_WEIGHT * t * t * match
+    return (hard[:split].sum() + taught_rows.sum()) / len(y)
 
 
 def run_epochs(model: nn.Module, seed: int, phase: str, first: int, count: int, sideways: bool,
                schedule_of: Schedule, learning_rate: float,
                data: tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]], watch: Watched,
                args: argparse.Namespace, started: float, history: list[dict[str, object]],
-               pipeline: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None = None,
-               teacher: Teacher | None = None) -> None:
+               pipeline: Pipeline | None = None) -> None:
     """Train `count` epochs (numbered from `first`, which picks their batches' seeds); `sideways`: the
     noise crops include digits turned a quarter; in any phase but "train" the batch norms stay frozen;
-    with a `teacher`, the loss is `distil_loss` (its logits on the same batch) instead of cross-entropy."""
+    when the `pipeline` crops come with a teacher's logits, the loss is `distil_loss`."""
     images, labels = data
     val_clean, val_labels, val_photo, val_photo_labels = watch
     limit = 8 if args.quick else None
@@ -471,10 +487,10 @@ def run_epochs(model: nn.Module, seed: int, phase: str, first: int, count: int, 
         loader = torch.utils.data.DataLoader(batches, batch_size=None,
                                              shuffle=False, num_workers=args.workers)
         total, seen, correct = 0.0, 0, 0
-        for x, y in loader:
+        for x, y, *taught in loader:
             optimiser.zero_grad()
             out = model(x)
-            loss = F.cross_entropy(out, y) if teacher is None else distil_loss(out, y, teacher(x))
+            loss = distil_loss(out, y, taught[0]) if taught else F.cross_entropy(out, y)
             loss.backward()
             optimiser.step()
             schedule.step()

@@ -47,6 +47,7 @@ from _digit_training import (
     SIDEWAYS_SHARE,
     WEIGHT_DECAY,
     DigitNet,
+    Pipeline,
     Teacher,
     accuracy,
     calibrate_and_export,
@@ -89,19 +90,24 @@ def main() -> None:
     parser.add_argument("--pipeline-crops", type=Path, nargs="+", default=[], metavar="NPZ",
                         help="crops from tools/pipeline_crops.py, mixed into every batch")
     parser.add_argument("--teacher", type=Path, metavar="ONNX",
-                        help="learn to match this exported model's logits too (knowledge distillation)")
+                        help="on the pipeline crops, learn to match this exported model's logits too "
+                             "(knowledge distillation)")
     args = parser.parse_args()
+    if args.teacher and not args.pipeline_crops:
+        parser.error("--teacher needs --pipeline-crops: the teacher's logits are taken on those crops")
     started = time.perf_counter()
     data = start_run(args.seed, args.quick)
     images, labels, dev_images, dev_labels, watched = (data.images, data.labels, data.dev_images,
                                                        data.dev_labels, data.watched)
     val_photo = watched[2]
     pipeline_record: dict[str, object] = {}
-    pipeline = None
+    pipeline: Pipeline | None = None
     held: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]] = []
     if args.pipeline_crops:
         crops, crop_labels, held_x, held_y, pipeline_record = load_pipeline_crops(None, args.pipeline_crops)
         pipeline = (crops, crop_labels)
+        if args.teacher:
+            pipeline = (crops, crop_labels, Teacher(args.teacher).logits(crops))
         held.append((held_x, held_y))
 
     model = digit_net()
@@ -113,8 +119,7 @@ def main() -> None:
     run_epochs(model, args.seed, "train", 0, epochs, True,
                lambda opt, steps: torch.optim.lr_scheduler.OneCycleLR(opt, LEARNING_RATE, total_steps=steps,
                                                                       pct_start=0.15),
-               LEARNING_RATE, (images, labels), watched, args, started, history, pipeline,
-               Teacher(args.teacher) if args.teacher else None)
+               LEARNING_RATE, (images, labels), watched, args, started, history, pipeline)
     final: DigitNet = model
 
     dev_x, dev_y = fixed_set(args.seed + 2, dev_images, dev_labels, 1000 if args.quick else DEV_SIZE,
