@@ -399,14 +399,16 @@ def _boxes_between(glyph: Glyph, piece: npt.NDArray[np.bool_], cuts: list[int]) 
 
 
 def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
-                narrowest: float = 0.55, most: int = 5) -> list[list[Box]]:
+                narrowest: float = 0.55, edges: float = 1e9, most: int = 5) -> list[list[Box]]:
     """The ways a glyph may be cut into digits, the likeliest by its width first (`digit_boxes`).
 
     A "1" touching the digit beside it makes a glyph hardly wider than one digit, and a single wide
     digit can be wider than two narrow ones, so width alone cannot tell: every glyph at least
     `narrowest` × `height` wide is also offered whole (when no wider than 1.6 digits' height), cut in
-    two at the thinnest columns of its middle part, and, when wide, cut in three. The recogniser and
-    the zone's running totals choose among them. At most `most` options.
+    two at the thinnest columns of its middle part, and, when wide, cut in three. A narrower glyph at
+    least `edges` × `height` wide is offered only the cuts that take a "1" off either side
+    (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. The
+    recogniser and the zone's running totals choose among them. At most `most` options.
     """
     x, y, w, h = glyph.box
     first = digit_boxes(glyph, mask, height=height, width=width)
@@ -416,12 +418,17 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
         if boxes and boxes not in options and len(options) < most:
             options.append(boxes)
 
-    if w < narrowest * height or h == 0:
+    if h == 0:
+        return options
+    piece = mask[y:y + h, x:x + w] > 0
+    profile = piece.sum(axis=0).astype(np.float64)
+    if w < narrowest * height:
+        if w >= edges * height:
+            for column in _edge_strokes(piece, profile):
+                add(_boxes_between(glyph, piece, [column]))
         return options
     if w <= 1.6 * height:
         add([(x, y, w, h)])
-    piece = mask[y:y + h, x:x + w] > 0
-    profile = piece.sum(axis=0).astype(np.float64)
     lo, hi = max(1, int(0.2 * w)), min(w - 1, int(np.ceil(0.8 * w)))
     if hi > lo:
         # Local minima of the column profile in the middle part, thinnest first; the nearer the

@@ -160,6 +160,32 @@ def test_a_one_run_into_the_side_of_a_wide_digit_is_offered_cut_off() -> None:
     assert not [o for o in plain if len(o) == 2 and min(o[0][2], o[1][2]) <= 10]
 
 
+def test_a_narrow_pair_of_ones_is_offered_cut_in_two() -> None:
+    # "11" written with the two strokes joined by their top serif: 16 px wide where digits stand 40 px
+    # tall, narrower than any glyph offered the middle cuts (0.75 digit heights), yet two "1"s. Offered
+    # the cuts that take a "1" off a side (`edges`), some way holds two boxes each standing the glyph's
+    # height; without `edges` the glyph has its one way only.
+    mask = np.zeros((50, 30), np.uint8)
+    cv2.line(mask, (7, 5), (7, 44), 255, 3)
+    cv2.line(mask, (19, 5), (19, 44), 255, 3)
+    cv2.line(mask, (7, 5), (19, 5), 255, 2)  # the serifs touching
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    (blob,) = _group.blobs_of(stats)
+    glyph = _group.Glyph((blob,))
+    _, _, w, h = glyph.box
+    assert w < 0.75 * 40
+    assert _group.cut_options(glyph, mask, height=40, width=30, narrowest=0.75) == [[glyph.box]]
+    options = _group.cut_options(glyph, mask, height=40, width=30, narrowest=0.75, edges=0.4)
+    assert [o for o in options if len(o) == 2 and all(box[3] >= 0.9 * h for box in o)]
+    # A lone "1" (one stroke, 3 px wide) is narrower than `edges` allows: its one way only.
+    one = np.zeros((50, 30), np.uint8)
+    cv2.line(one, (7, 5), (7, 44), 255, 3)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(one)
+    (blob,) = _group.blobs_of(stats)
+    lone = _group.Glyph((blob,))
+    assert _group.cut_options(lone, one, height=40, width=30, narrowest=0.75, edges=0.4) == [[lone.box]]
+
+
 def test_a_writer_who_runs_one_1_into_its_digit_is_read_for_it_everywhere() -> None:
     # 8, "12", "13", 16 by a writer who runs every "1" into its digit. "12" is wider than a digit
     # (40 px where the writer's digits are 30 wide and 40 tall): read whole it is a sure 2, 8 -> 2 goes
