@@ -32,9 +32,9 @@ def dark_mask(image: U8, *, line_width: float = 3.0, contrast: float = 0.78) -> 
 
 def below(ratio: NDArray[np.float32], level: float) -> U8:
     """255 where `ratio` is below `level` (compared in single precision), else 0."""
-    # A threshold keeps what is at most its level: the float just under `level` keeps what is below it.
-    under = float(np.nextafter(np.float32(level), np.float32(-np.inf)))
-    return u8(cv2.threshold(ratio, under, 255, cv2.THRESH_BINARY_INV)[1].astype(np.uint8))
+    # A comparison gives the 0/255 mask directly (a threshold of the float image would give floats to
+    # convert); the level is rounded to single precision as the threshold rounded it.
+    return u8(cv2.compare(ratio, f64([level]), cv2.CMP_LT))
 
 
 def hysteresis(ratio: NDArray[np.float32], strong: float, weak: float) -> U8:
@@ -72,10 +72,10 @@ def local_ink(ratio: NDArray[np.float32], *, strong: float = 1.0 - INK_STRONG, w
     stage takes for ink (its default thresholds, as shares of the paper's brightness `ratio` is in), so
     the faint pixels it keeps beside a dark line (a ruling's stub where it crosses the line) are known
     here too."""
-    _, dark = cv2.threshold(ratio, strong, 255, cv2.THRESH_BINARY_INV)
-    _, faint = cv2.threshold(ratio, weak, 255, cv2.THRESH_BINARY_INV)
-    near = cv2.dilate(dark.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1,) * 2))
-    return u8(cv2.bitwise_and(faint.astype(np.uint8), near))
+    dark = cv2.compare(ratio, f64([strong]), cv2.CMP_LE)
+    faint = cv2.compare(ratio, f64([weak]), cv2.CMP_LE)
+    near = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1,) * 2))
+    return u8(cv2.bitwise_and(faint, near))
 
 
 def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:

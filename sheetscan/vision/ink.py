@@ -69,10 +69,7 @@ def find_ink(
     else:
         channels = cv2.split(image)
         darkest = np.asarray(cv2.min(cv2.min(channels[0], channels[1]), channels[2]), np.uint8)
-    paper = _paper_brightness(darkest)
-    darkness = 1.0 - darkest.astype(np.float32) / np.maximum(paper, 1.0)
-    np.clip(darkness, 0.0, 1.0, out=darkness)
-    strength = np.rint(darkness * 255.0).astype(np.uint8)
+    strength = _strength(darkest, _paper_brightness(darkest))
 
     drawn = None
     drawn_width = 3
@@ -92,7 +89,7 @@ def find_ink(
     return Ink(mask=mask, strength=strength, stroke_width=_stroke_width(mask))
 
 
-def _paper_brightness(darkest: Mask) -> npt.NDArray[np.float32]:
+def _paper_brightness(darkest: Mask) -> Mask:
     """The brightness the paper would have under each pixel without anything written on it."""
     height, width = darkest.shape
     # Work at a quarter of the size: light changes slowly, and the closing is the costly step.
@@ -109,7 +106,31 @@ def _paper_brightness(darkest: Mask) -> npt.NDArray[np.float32]:
     paper = cv2.resize(closed, (width, height), interpolation=cv2.INTER_LINEAR)
     # The closing of the quarter-size image can be slightly darker than the paper where ink is
     # dense; never let the paper be darker than the pixel itself.
-    return np.maximum(paper, darkest).astype(np.float32)
+    return np.asarray(cv2.max(paper, darkest), np.uint8)
+
+
+def _strength_table() -> Mask:
+    """How much darker than the paper a pixel is (0 … 255), for every paper brightness (rows) and pixel
+    brightness (columns): 255 × (1 − pixel / paper), rounded, 0 where the pixel is not darker."""
+    pixel = np.arange(256, dtype=np.float32)[None, :]
+    paper = np.arange(256, dtype=np.float32)[:, None]
+    darkness = 1.0 - pixel / np.maximum(paper, 1.0)
+    np.clip(darkness, 0.0, 1.0, out=darkness)
+    return np.asarray(np.rint(darkness * 255.0), np.uint8)
+
+
+_STRENGTH = _strength_table()
+
+
+def _strength(darkest: Mask, paper: Mask) -> Mask:
+    """How much darker than `paper` each pixel of `darkest` is (0 = paper … 255 = black).
+
+    Both are whole-numbered brightnesses, so the ratio is looked up in a 256 × 256 table made once
+    rather than worked out in floating point for every pixel of the sheet.
+    """
+    index = np.left_shift(paper, 8, dtype=np.uint16)
+    np.bitwise_or(index, darkest, out=index)
+    return np.asarray(_STRENGTH.ravel()[index], np.uint8)
 
 
 def _at_least(image: Mask, level: int) -> Mask:
