@@ -315,7 +315,7 @@ def _least_squares_circle(points: F64) -> tuple[float, float, float]:
 
 
 def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: float,
-             exclude: U8 | None = None, tries: int = 160, bins: int = 48) -> Ring | None:
+             exclude: U8 | None = None, tries: int = 160, bins: int = 48, shift: float = 0.6) -> Ring | None:
     """The drawn circle near `expected` (cx, cy, r), fitted to its own ink by RANSAC, or None.
 
     A freehand circle is seldom where the layout's model puts it, nor exactly its size. The ink
@@ -323,12 +323,18 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
     spokes that end on it) is sampled; circles through random triples of it are scored by how much of
     the way round their ink runs within about a line's width (the target written inside, a digit
     nearby or a spoke cover only a small arc), and the best is refined by least squares on its inliers.
-    The stroke's own width is then measured from the ink across the fitted ring.
+    The stroke's own width is then measured from the ink across the fitted ring. The ring's centre may
+    lie up to `shift` radii from the expected one; a larger `shift` samples the ink further out (and
+    further in) alike.
     """
     ex, ey, er = expected
     h, w = mask.shape
-    x0, x1 = max(0, int(ex - 1.6 * er)), min(w, int(ex + 1.6 * er) + 1)
-    y0, y1 = max(0, int(ey - 1.6 * er)), min(h, int(ey + 1.6 * er) + 1)
+    # Decision: the defaults (centre within 0.6 radii, ink from 0.5 to 1.6 radii out) are the ones
+    # measured on the bench; a wider `shift` widens the ring of ink looked at by as much.
+    wider = max(0.0, shift - 0.6)
+    near_r, far_r = max(0.0, 0.5 - wider), 1.6 + wider
+    x0, x1 = max(0, int(ex - far_r * er)), min(w, int(ex + far_r * er) + 1)
+    y0, y1 = max(0, int(ey - far_r * er)), min(h, int(ey + far_r * er) + 1)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
     crop = mask[y0:y1, x0:x1] > 0
@@ -337,7 +343,7 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
     ys, xs = np.nonzero(crop)
     pts = f64(np.stack([xs + x0, ys + y0], axis=1))
     dist = np.hypot(pts[:, 0] - ex, pts[:, 1] - ey)
-    pts = pts[(dist > 0.5 * er) & (dist < 1.6 * er)]
+    pts = pts[(dist > near_r * er) & (dist < far_r * er)]
     if len(pts) < 30:
         return None
     rng = np.random.default_rng(0)  # deterministic: the same photo always gives the same ring
@@ -347,7 +353,7 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
     triples = pts[rng.integers(0, len(pts), (tries, 3))]
     ux, uy, ur = _circles_through(triples)
     plausible = (np.isfinite(ux) & (ur > 0.6 * er) & (ur < 1.5 * er)
-                 & (np.hypot(ux - ex, uy - ey) < 0.6 * er))
+                 & (np.hypot(ux - ex, uy - ey) < shift * er))
     if not plausible.any():
         return None
     ux, uy, ur = ux[plausible], uy[plausible], ur[plausible]
