@@ -322,6 +322,33 @@ class DigitNet(nn.Module):
         return self.classify(self.dropout(self.features(x)))
 
 
+def load_export(model: DigitNet, path: Path, temperature: float) -> None:
+    """Put the weights of a model of the same design that a training script exported (`digits.onnx`,
+    its fitted `temperature` folded into the last layer) back into `model`.
+
+    The exporter fused each batch norm into its convolution, so the batch norms become plain affine
+    layers (mean 0, variance 1, scale 1, shift = the fused bias): a run that starts from an export keeps
+    them frozen (any phase but "train").
+    """
+    import onnx  # only needed for a warm start
+    from onnx import numpy_helper
+
+    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    convs = [m for m in model.features if isinstance(m, nn.Conv2d)]
+    norms = [m for m in model.features if isinstance(m, nn.BatchNorm2d)]
+    fused = [weights[n] for n in weights if n.startswith("onnx::Conv_")]
+    with torch.no_grad():
+        for conv, norm, (weight, bias) in zip(convs, norms, zip(fused[::2], fused[1::2], strict=True),
+                                              strict=True):
+            conv.weight.copy_(torch.from_numpy(np.array(weight)))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(np.array(bias)))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        model.classify.weight.copy_(torch.from_numpy(np.array(weights["classify.weight"])) * temperature)
+        model.classify.bias.copy_(torch.from_numpy(np.array(weights["classify.bias"])) * temperature)
+
+
 def logits_of(model: nn.Module, x: npt.NDArray[np.float32]) -> torch.Tensor:
     model.eval()
     with torch.no_grad():

@@ -40,6 +40,7 @@ from _digit_training import (
     calibrate_and_export,
     conv_block,
     fixed_set,
+    load_export,
     load_pipeline_crops,
     logits_of,
     run_epochs,
@@ -76,31 +77,6 @@ def digit_net() -> DigitNet:
 # ---------------------------------------------------------------------------------------------------
 
 
-def load_phase_one(model: DigitNet, path: Path, temperature: float) -> None:
-    """Put the weights of a model this script exported (`digits.onnx`) back into `model`.
-
-    The exporter fused each batch norm into its convolution, so the batch norms become plain affine
-    layers (mean 0, variance 1, scale 1, shift = the fused bias); phase two keeps them frozen anyway.
-    """
-    import onnx  # only needed for a warm start
-    from onnx import numpy_helper
-
-    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
-    convs = [m for m in model.features if isinstance(m, nn.Conv2d)]
-    norms = [m for m in model.features if isinstance(m, nn.BatchNorm2d)]
-    fused = [weights[n] for n in weights if n.startswith("onnx::Conv_")]
-    with torch.no_grad():
-        for conv, norm, (weight, bias) in zip(convs, norms, zip(fused[::2], fused[1::2], strict=True),
-                                              strict=True):
-            conv.weight.copy_(torch.from_numpy(np.array(weight)))
-            norm.weight.fill_(1.0)
-            norm.bias.copy_(torch.from_numpy(np.array(bias)))
-            norm.running_mean.zero_()
-            norm.running_var.fill_(1.0 - norm.eps)
-        model.classify.weight.copy_(torch.from_numpy(np.array(weights["classify.weight"])) * temperature)
-        model.classify.bias.copy_(torch.from_numpy(np.array(weights["classify.bias"])) * temperature)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few batches per epoch, 2 epochs")
@@ -132,7 +108,7 @@ def main() -> None:
     start = args.start_from or args.phase_one
     if start is not None:
         meta = json.loads((start.parent / "digits.json").read_text(encoding="utf-8"))
-        load_phase_one(model, start, float(meta["temperature"]))
+        load_export(model, start, float(meta["temperature"]))
         keep = ("train",) if args.start_from is None else ("train", "fine-tune")
         history.extend(row for row in meta["history"] if row.get("phase", "train") in keep)
         earlier = {"sha256": meta["sha256"], "training_minutes": meta["training_minutes"],

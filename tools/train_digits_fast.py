@@ -53,6 +53,7 @@ from _digit_training import (
     calibrate_and_export,
     conv_block,
     fixed_set,
+    load_export,
     load_pipeline_crops,
     logits_of,
     run_epochs,
@@ -65,6 +66,8 @@ EPOCHS = 12  # one run from scratch, one-cycle schedule; an epoch is one pass ov
 # The trained weights of the last step are exported. An exponential moving average of them (decay 0.999,
 # batch norms averaged too) was tried and lagged behind on photo-like validation digits (97.5 % against
 # 98.4 % at the last epoch; tools/README.md).
+TUNE_EPOCHS = 3  # --start-from: epochs of fine-tuning an earlier export (batch norms frozen)
+TUNE_LEARNING_RATE = 3e-4  # their cosine schedule starts here
 
 
 def digit_net() -> DigitNet:
@@ -89,6 +92,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT_DIR)
     parser.add_argument("--pipeline-crops", type=Path, nargs="+", default=[], metavar="NPZ",
                         help="crops from tools/pipeline_crops.py, mixed into every batch")
+    parser.add_argument("--start-from", type=Path, metavar="ONNX",
+                        help="fine-tune this script's earlier export (its digits.json beside it) for "
+                             f"{TUNE_EPOCHS} epochs instead of training from scratch")
     parser.add_argument("--teacher", type=Path, metavar="ONNX",
                         help="on the pipeline crops, learn to match this exported model's logits too "
                              "(knowledge distillation)")
@@ -112,14 +118,28 @@ def main() -> None:
 
     model = digit_net()
     params = sum(p.numel() for p in model.parameters())
-    print(f"DigitNet: {params} parameters; {len(labels)} training digits; "
-          f"{2 if args.quick else EPOCHS} epochs", flush=True)
     history: list[dict[str, object]] = []
-    epochs = 2 if args.quick else EPOCHS
-    run_epochs(model, args.seed, "train", 0, epochs, True,
-               lambda opt, steps: torch.optim.lr_scheduler.OneCycleLR(opt, LEARNING_RATE, total_steps=steps,
-                                                                      pct_start=0.15),
-               LEARNING_RATE, (images, labels), watched, args, started, history, pipeline)
+    earlier: dict[str, object] = {}
+    if args.start_from is None:
+        epochs = 2 if args.quick else EPOCHS
+        print(f"DigitNet: {params} parameters; {len(labels)} training digits; {epochs} epochs", flush=True)
+        run_epochs(model, args.seed, "train", 0, epochs, True,
+                   lambda opt, steps: torch.optim.lr_scheduler.OneCycleLR(
+                       opt, LEARNING_RATE, total_steps=steps, pct_start=0.15),
+                   LEARNING_RATE, (images, labels), watched, args, started, history, pipeline)
+    else:
+        meta = json.loads((args.start_from.parent / "digits.json").read_text(encoding="utf-8"))
+        load_export(model, args.start_from, float(meta["temperature"]))
+        history.extend(meta["history"])
+        earlier = {"sha256": meta["sha256"], "command": meta.get("command"),
+                   "training_minutes": meta["training_minutes"]}
+        first = len(meta["history"])
+        epochs = 1 if args.quick else TUNE_EPOCHS
+        print(f"DigitNet: {params} parameters from {args.start_from}; {epochs} epochs of fine-tuning",
+              flush=True)
+        run_epochs(model, args.seed, "tune", first, epochs, True,
+                   lambda opt, steps: torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps),
+                   TUNE_LEARNING_RATE, (images, labels), watched, args, started, history, pipeline)
     final: DigitNet = model
 
     dev_x, dev_y = fixed_set(args.seed + 2, dev_images, dev_labels, 1000 if args.quick else DEV_SIZE,
@@ -138,8 +158,9 @@ def main() -> None:
         "parameters": params, "classes": [str(d) for d in range(10)] + ["noise"],
         "input": "N×1×28×28 float32, 0 = paper, 1 = ink, from sheetscan.vision._digit_norm.normalise_digit",
         "output": "N×11 logits, temperature already folded in; softmax gives probabilities",
-        "temperature": temperature, "seed": args.seed, "epochs": 2 if args.quick else EPOCHS, "batch": BATCH,
-        "learning_rate": LEARNING_RATE,
+        "temperature": temperature, "seed": args.seed, "epochs": epochs, "batch": BATCH,
+        "learning_rate": LEARNING_RATE if args.start_from is None else TUNE_LEARNING_RATE,
+        "started_from": str(args.start_from or ""), "earlier": earlier,
         "exported": "the trained weights at the last epoch",
         "pipeline": pipeline_record, "weight_decay": WEIGHT_DECAY, "noise_share": NOISE_SHARE,
         "sideways_share": SIDEWAYS_SHARE, "clean_share": CLEAN_SHARE, "training_digits": len(labels),
@@ -151,6 +172,7 @@ def main() -> None:
         "command": "tools/train_digits_fast.py " + " ".join(
             (["--quick"] if args.quick else []) + ["--seed", str(args.seed)]
             + (["--pipeline-crops", *map(str, args.pipeline_crops)] if args.pipeline_crops else [])
+            + (["--start-from", str(args.start_from)] if args.start_from else [])
             + (["--teacher", str(args.teacher)] if args.teacher else [])),
         "training_minutes": (time.perf_counter() - started) / 60,
     }
