@@ -100,6 +100,24 @@ def test_a_crossed_out_number_is_kept_and_marked() -> None:
     assert [n.value for n in numbers if not n.token.crossed_out] == [2, 4, 16, 20]
 
 
+def test_a_strike_is_nearly_level_and_a_slanting_line_through_digits_is_none() -> None:
+    # Two touching "0"s 30 px tall (the digit height), run through by one straight stroke 61 px long
+    # that reaches past both: drawn at 8° it is a strike; at 20° it is the kind of line the curves of
+    # touching digits make, and marks nothing (the limit is 15°).
+    def strikes(rise: int) -> list[tuple[int, int, int, int]]:
+        mask = np.zeros((60, 90), np.uint8)
+        cv2.ellipse(mask, (30, 30), (12, 15), 0, 0, 360, 255, 2)
+        cv2.ellipse(mask, (55, 30), (12, 15), 0, 0, 360, 255, 2)
+        cv2.line(mask, (12, 30 - rise), (73, 30 + rise), 255, 2)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        blobs = _group.blobs_of(stats)
+        return _group.find_strikes(mask, blobs, height=30, stroke=2)
+
+    # tan 8° x 61 px / 2 = 4 px either side of the middle; tan 20° x 61 / 2 = 11 px.
+    assert len(strikes(4)) == 1
+    assert strikes(11) == []
+
+
 def test_touching_digits_are_cut_at_the_thinnest_column() -> None:
     mask = np.zeros((40, 80), np.uint8)
     cv2.rectangle(mask, (5, 5), (30, 35), 255, 3)  # a "0" 26 px wide
