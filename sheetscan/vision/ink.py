@@ -84,7 +84,8 @@ def find_ink(
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
     if lines.any():
-        mask = _remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width)
+        mask = _remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
+                             line_length=max_extent * min(mask.shape))
     mask = _drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
     return Ink(mask=mask, strength=strength, stroke_width=_stroke_width(mask))
 
@@ -250,12 +251,13 @@ def _unbroken_slanting(half: Mask, segments: npt.NDArray[np.generic]) -> npt.NDA
 
 
 def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | None = None,
-                  drawn_width: int | None = None) -> Mask:
+                  drawn_width: int | None = None, line_length: float | None = None) -> Mask:
     """Take the lines out of `mask`, keeping line pixels where handwriting crosses a line.
 
     With `drawn` (the sheet's drawn lines, `drawn_width` their `_line_width`), blobs that lie mostly
     along those lines and cross none are dropped too: the fringe of a line wider or more wobbly than
-    its mask.
+    its mask. With `line_length` (how long a piece of ink must be to be a line), a blob is a fringe
+    only when joined to such a piece or no longer than a speck (`_apart_from_lines`).
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
     off_lines = cv2.compare(lines, np.zeros_like(lines), cv2.CMP_EQ)
@@ -279,7 +281,9 @@ def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask |
         crossed_sides[pairs[1][keep[pairs[0]]]] = True
     if drawn is not None:
         width = drawn_width if drawn_width is not None else _line_width(drawn)
-        without = _drop_line_fringes(without, sides, sides_count, drawn, width, crossed_sides)
+        without = _drop_line_fringes(without, sides, sides_count, drawn, width, crossed_sides,
+                                     raw=mask if line_length is not None else None,
+                                     line_length=line_length or 0.0)
     if not keep.any():
         return without
     # The crossing pieces are few pixels: given back by their places rather than a lookup over the sheet.
@@ -323,8 +327,17 @@ def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]) -> np
 
 
 def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, lines: Mask, width: int,
-                       keep: npt.NDArray[np.bool_], *, share: float = 0.6) -> Mask:
-    """`without` less the blobs (not in `keep`) with more than `share` of their ink along `lines`."""
+                       keep: npt.NDArray[np.bool_], *, share: float = 0.6, raw: Mask | None = None,
+                       line_length: float = 0.0) -> Mask:
+    """`without` less the blobs (not in `keep`) with more than `share` of their ink along `lines`.
+
+    With `raw` (the ink before the lines were taken out), such a blob is dropped only when it is joined
+    in `raw` to a piece of ink longer than `line_length` either way (a line), or is no longer than a
+    speck (under 2 × `width`, the lines' width). A line's fringe is the line's own ink, so it is joined
+    to the rest of the line; a stroke with paper between it and the line (a "1" written level with the
+    line just below it, the foot of a digit hanging near it) is writing, even where it lies as close to
+    the line as a fringe does. A speck there (where squared paper's ruling crosses beside a line) is not.
+    """
     if count <= 1:
         return without
     # A square reach (separable, so fast) is close enough to a round one here.
@@ -341,10 +354,43 @@ def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, 
     drop[0] = False
     if not drop.any():
         return without
+    if raw is not None:
+        drop &= ~_apart(raw, xs, ys, labels, np.flatnonzero(drop), 2 * width, line_length)
     gone = drop[labels]
     out = without.copy()
     out[ys[gone], xs[gone]] = 0
     return out
+
+
+def _apart(raw: Mask, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], labels: npt.NDArray[np.int32],
+           which: npt.NDArray[np.int64], speck: int, line_length: float) -> npt.NDArray[np.bool_]:
+    """Per label (of the pixels at `xs`, `ys`): True for the blobs in `which` at least `speck` px long
+    either way whose piece of `raw` ink is no longer than `line_length` either way.
+
+    The blobs looked at are few (those about to be dropped as a line's fringe): each is looked up by
+    its own pixels, and the piece of ink it lies in is filled from one of them; pieces already filled
+    (a line with several fringes) are not filled again.
+    """
+    apart = np.zeros(int(labels.max()) + 1, dtype=bool)
+    filled: Mask | None = None
+    long_piece: dict[int, bool] = {}
+    for label in which:
+        on = labels == label
+        bx, by = xs[on], ys[on]
+        if max(int(bx.max() - bx.min()), int(by.max() - by.min())) + 1 < speck:
+            continue
+        if filled is None or len(long_piece) >= 250:  # (out of marks: never on a sheet, but start afresh)
+            filled = np.asarray(cv2.threshold(raw, 0, 1, cv2.THRESH_BINARY)[1], np.uint8)
+            long_piece = {}
+        seed = (int(bx[0]), int(by[0]))
+        mark = int(filled[seed[1], seed[0]])
+        if mark < 2:
+            # Each piece filled gets its own mark (2, 3, …): a second blob in it is answered at once.
+            mark = len(long_piece) + 2
+            _, _, _, (_, _, w, h) = cv2.floodFill(filled, None, seed, mark, 0, 0, 8)
+            long_piece[mark] = max(w, h) > line_length
+        apart[label] = not long_piece[mark]
+    return apart
 
 
 def _line_width(lines: Mask) -> int:
