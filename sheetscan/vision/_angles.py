@@ -17,6 +17,14 @@ if TYPE_CHECKING:
 
 __all__ = ["Candidates", "choose_angles"]
 
+_FLOOR = 0.01
+"""The least confidence a number counts with in an angle's score (`_score`): a number that reads at
+all badly (a smudge, a pale or broken number) says only that it reads badly.
+
+Decision: 0.01, because the score is a mean of log-confidences and one number read at 1e-6 (the
+floor before) weighed as much as fourteen numbers each read at 0.37: a block written the usual way
+with one unreadable number lost to its upside-down reading, every number of it misread."""
+
 
 Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
 """A block's (angle, its numbers cut at that angle), the usual angle first."""
@@ -86,7 +94,7 @@ def _best_score(first: NumberReading, numbers: Sequence[NumberToken], cache: Dig
     yet read: the others at confidence 1 with no leading zero, the totals all in order, and as many
     digits each as it has digit boxes (a recogniser that reads by digit gives one reading a box;
     any other, at most 3)."""
-    logs = math.log(max(first.confidence, 1e-6))
+    logs = math.log(max(first.confidence, _FLOOR))
     digits = len(first.digits)
     zero = int(bool(first.candidates) and digits > 1 and int(first.candidates[0][0]) < 10 ** (digits - 1))
     by_digit = getattr(cache.recognizer, "reads_by_digit", False)
@@ -104,7 +112,7 @@ def _best_sample(known: list[NumberReading], numbers: Sequence[NumberToken], cac
     them, and every step they take part in the block's way (the known steps are as read; `rising`:
     only up counts); a hair above, for rounding."""
     by_digit = getattr(cache.recognizer, "reads_by_digit", False)
-    logs = [math.log(max(r.confidence, 1e-6)) for r in known]
+    logs = [math.log(max(r.confidence, _FLOOR)) for r in known]
     zeros = sum(bool(r.candidates) and len(r.digits) > 1
                 and int(r.candidates[0][0]) < 10 ** (len(r.digits) - 1) for r in known)
     lengths = [min(len(r.digits), 3) for r in known]
@@ -141,10 +149,10 @@ def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool =
     leading_zeros = 0
     for reading, gone in zip(readings, crossed, strict=False):
         if not reading.candidates:
-            logs.append(math.log(1e-6))
+            logs.append(math.log(_FLOOR))
             continue
         value, confidence = reading.candidates[0]
-        logs.append(math.log(max(float(confidence), 1e-6)))
+        logs.append(math.log(max(float(confidence), _FLOOR)))
         digits = len(reading.digits)
         if digits > 1 and int(value) < 10 ** (digits - 1):
             leading_zeros += 1
