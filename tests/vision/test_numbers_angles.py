@@ -20,8 +20,8 @@ def test_one_unreadable_number_does_not_outweigh_a_block_read_surely_in_order() 
     # 100) that reads as nothing at all. Turned upside down the same ink reads as ten numbers at
     # 0.3-0.9, out of order. With every log-confidence counted down to 1e-6 the unreadable number
     # alone cost 13.8 / 10 = 1.38 and the upside-down reading won (-0.02 against 0.43); counted down
-    # to 0.01 it costs 4.6 / 10: mean log-confidence -0.46, every step up (+1), 2.2 digits a number
-    # (+0.3 x 1.2), 0.90 in all.
+    # to 0.05 it costs 3.0 / 10: mean log-confidence -0.30, every step up (+1), 2.2 digits a number
+    # (+0.3 x 1.2), 1.06 in all.
     usual = [_read(v, 1.0) for v in (15, 30, 50, 75, 90)] + [NumberReading((), ())]
     usual += [_read(v, 1.0) for v in (110, 125, 135, 155)]
     turned = [_read(v, c) for v, c in ((551, 0.9), (59, 0.3), (581, 0.9), (60, 0.9), (11, 0.6),
