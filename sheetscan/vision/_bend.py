@@ -147,8 +147,10 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
     is two strokes side by side. At every `step` px along each polyline, the run of ink nearest the
     model across it (within `search` px) is the drawn line there; strokes less than `merge` px apart
     count as one run, so both strokes of a retraced line are taken. Runs wider than `max_run` or than
-    1.5 times their line's usual run plus 2 px (a digit or a blot on the line) and places whose offset
-    jumps away from their neighbours' (a digit next to a gap in the line) are left out. Each kept run
+    1.5 times their line's usual run plus 2 px (a digit or a blot on the line) are left out, unless the
+    single stroke nearest the model, not merged with the ink beside it, is as wide as the line's usual
+    run (a digit written close beside the line: the line goes on beside it); places whose offset jumps
+    away from their neighbours' (a digit next to a gap in the line) are left out too. Each kept run
     is painted `pad` px wider on both sides. With `fill`, a place left out within `fill` px of a kept
     place of the same line running the same way, and within `end_reach` px of one of the points `ends`
     (where the model's lines end and meet), takes that place's run (see `_borrowed`): the line goes on
@@ -182,7 +184,26 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
         on = which == i
         if np.count_nonzero(on & ok) >= 10:
             typical[on] = float(np.median(width[on & ok]))
-    ok &= (typical == 0) | (width <= 1.5 * typical + 2)
+    fits = (typical == 0) | (width <= 1.5 * typical + 2)
+    wide = ok & ~fits
+    ok &= fits
+    if wide.any():
+        # Decision: where the merged run is too wide because a digit stands within `merge` px of the
+        # line, the single stroke nearest the model (not merged) is the line if it is as wide as the
+        # line's usual run: no wider (with the 1.5 × + 2 px slack here too, the line and a digit's top
+        # touching it passed, and the tops of a row of digits hanging from a freehand line were masked:
+        # bench seed 1000 photo 20, 3 numbers lost) and no narrower (the thin ruling of squared paper
+        # crossing a pale line was taken for it, and the line itself was left to be read as a "1").
+        # A merged run's width above counts one pixel less than the same stroke's own: the dilation
+        # widened it by merge − 1, and merge was taken off.
+        thin, _ = _ink_across(mask, points[wide], normals[wide], search)
+        thin_start, thin_end, thin_ok = nearest_run_spans(thin, offsets, max_run)
+        thin_width = thin_end - thin_start
+        good = thin_ok & (thin_width >= typical[wide]) & (thin_width <= typical[wide] + 1)
+        place = np.flatnonzero(wide)[good]
+        start[place], end[place] = thin_start[good], thin_end[good]
+        centre[place] = (thin_start[good] + thin_end[good]) / 2
+        ok[place] = True
     # Neighbours along the line: a place is kept when its centre agrees with the median of the valid
     # places around it (the drawn line moves smoothly; a digit beside a gap does not).
     window = 4
