@@ -1,6 +1,6 @@
 """Benchmark of the digit recognisers: the CNN against the Tesseract baseline, in one run.
 
-    python bench/bench_digits.py [--tesseract 500] [--numbers 2000] [--seed 7] [--against OLD.onnx]
+    python bench/bench_digits.py [--tesseract 500] [--numbers 2000] [--seed 7] [--against OLD.onnx ...]
 
 Digits come only from MNIST's `validation` and `test` parts (never `train`). Each is measured
 - clean: the 28×28 MNIST image as it is;
@@ -11,8 +11,9 @@ Digits come only from MNIST's `validation` and `test` parts (never `train`). Eac
 Numbers: 2–3 digits pasted side by side (gaps from slightly overlapping to wide), degraded the same way.
 
 Tesseract is slow (one process per image), so it reads a seeded subset (`--tesseract`).
-`--against OLD.onnx` also reads every CNN row with an earlier network and times both networks'
-forward pass back to back in this process (milliseconds per crop in batches of 600, as a photo's).
+`--against OLD.onnx ...` also reads every CNN row with earlier networks (one file, or the file read for
+every crop and the one read for unsure crops, like `--model`) and times both recognisers' networks back
+to back in this process (milliseconds per crop in batches of 600, as a photo's).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import numpy.typing as npt
 from sheetscan.vision._digit_norm import normalise_digits
 from sheetscan.vision.mnist import load_mnist
 from sheetscan.vision.recognise import (
-    MODEL_PATH,
+    MODEL_PATHS,
     CnnRecognizer,
     DigitReading,
     NumberImage,
@@ -243,22 +244,23 @@ def _number_row(name: str, task: str, read: Callable[[list[NumberImage]], list[N
                float(confidence.mean()), *_split(hits, confidence))
 
 
-def _time_networks(model: Path, against: Path, crops: list[U8], batch: int = 600, rounds: int = 15) -> None:
-    """Milliseconds per crop of each network's cv2.dnn forward pass alone (the normalised input made
-    once), the two run in turn on the same batches so that the machine's load hits both alike."""
+def _time_networks(model: CnnRecognizer, against: CnnRecognizer, crops: list[U8], batch: int = 600,
+                   rounds: int = 15) -> None:
+    """Milliseconds per crop of each recogniser's networks alone (the normalised input made once, every
+    network it reads a crop with), the two run in turn on the same batches so that the machine's load
+    hits both alike."""
     blob = normalise_digits(crops[:batch])
-    nets = {path: cv2.dnn.readNetFromONNX(str(path)) for path in (model, against)}
-    times: dict[Path, list[float]] = {path: [] for path in nets}
+    recognisers = {"--model": model, "--against": against}
+    times: dict[str, list[float]] = {name: [] for name in recognisers}
     for _ in range(rounds):
-        for path, net in nets.items():
+        for name, recogniser in recognisers.items():
             started = time.perf_counter()
-            net.setInput(blob)
-            net.forward()
-            times[path].append(time.perf_counter() - started)
-    per_crop = {path: 1000 * statistics.median(t) / len(blob) for path, t in times.items()}
-    print(f"forward pass, median of {rounds} batches of {len(blob)}: {model} {per_crop[model]:.3f} "
-          f"ms/crop, against {against} {per_crop[against]:.3f} ms/crop "
-          f"(×{per_crop[model] / per_crop[against]:.2f})")
+            recogniser.probabilities(blob)
+            times[name].append(time.perf_counter() - started)
+    per_crop = {name: 1000 * statistics.median(t) / len(blob) for name, t in times.items()}
+    print(f"networks, median of {rounds} batches of {len(blob)}: --model {per_crop['--model']:.3f} "
+          f"ms/crop, --against {per_crop['--against']:.3f} ms/crop "
+          f"(×{per_crop['--model'] / per_crop['--against']:.2f})")
 
 
 def _percent(value: float) -> str:
@@ -271,9 +273,11 @@ def main() -> None:
                         help="digits and numbers Tesseract reads (each)")
     parser.add_argument("--numbers", type=int, default=2000, help="numbers the CNN reads")
     parser.add_argument("--digits", type=int, default=20000, help="validation+test digits the CNN reads")
-    parser.add_argument("--model", type=Path, default=MODEL_PATH, help="ONNX model to measure")
-    parser.add_argument("--against", type=Path, default=None, metavar="ONNX",
-                        help="an earlier model: its rows and its forward time next to --model's")
+    parser.add_argument("--model", type=Path, nargs="+", default=list(MODEL_PATHS), metavar="ONNX",
+                        help="the networks to measure: one file, or the one read for every crop and the "
+                             "one read for unsure crops (default: the shipped pair)")
+    parser.add_argument("--against", type=Path, nargs="+", default=None, metavar="ONNX",
+                        help="earlier networks: their rows and their time next to --model's")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
@@ -352,7 +356,7 @@ def main() -> None:
         print(f"cnn, {len(crops)} digits 2–7 and 9 {label}: read with confidence ≥ {CONFIDENT}: "
               f"{100 * sure:.1f}%, mean noise probability {noise:.3f}")
     if args.against is not None:
-        _time_networks(args.model, args.against, photo)
+        _time_networks(cnn, old, photo)
     by = {(r.recognizer, r.task.replace(" (subset)", "")): r for r in rows if "subset" in r.task or
           r.recognizer == "tesseract"}
     print()
