@@ -367,22 +367,30 @@ def _apart(raw: Mask, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], labe
     """Per label (of the pixels at `xs`, `ys`): True for the blobs in `which` at least `speck` px long
     either way whose piece of `raw` ink is no longer than `line_length` either way.
 
-    The blobs looked at are few (those about to be dropped as a line's fringe): each is looked up by
-    its own pixels, and the piece of ink it lies in is filled from one of them; pieces already filled
-    (a line with several fringes) are not filled again.
+    The blobs looked at are those about to be dropped as a line's fringe: their extents come from their
+    own pixels (sorted by blob once), and the piece of ink each lies in is filled from its first pixel;
+    pieces already filled (a line with several fringes) are not filled again.
     """
     apart = np.zeros(int(labels.max()) + 1, dtype=bool)
+    looked_at = np.zeros_like(apart)
+    looked_at[which] = True
+    on = looked_at[labels]
+    order = np.argsort(labels[on], kind="stable")  # by blob, each blob's pixels in their first order
+    blob, bx, by = labels[on][order], xs[on][order], ys[on][order]
+    if blob.size == 0:
+        return apart
+    first = np.flatnonzero(np.concatenate([[True], blob[1:] != blob[:-1]]))
+    extent = np.maximum(np.maximum.reduceat(bx, first) - np.minimum.reduceat(bx, first),
+                        np.maximum.reduceat(by, first) - np.minimum.reduceat(by, first)) + 1
     filled: Mask | None = None
     long_piece: dict[int, bool] = {}
-    for label in which:
-        on = labels == label
-        bx, by = xs[on], ys[on]
-        if max(int(bx.max() - bx.min()), int(by.max() - by.min())) + 1 < speck:
+    for label, x, y, size in zip(blob[first], bx[first], by[first], extent, strict=True):
+        if size < speck:
             continue
         if filled is None or len(long_piece) >= 250:  # (out of marks: never on a sheet, but start afresh)
             filled = np.asarray(cv2.threshold(raw, 0, 1, cv2.THRESH_BINARY)[1], np.uint8)
             long_piece = {}
-        seed = (int(bx[0]), int(by[0]))
+        seed = (int(x), int(y))
         mark = int(filled[seed[1], seed[0]])
         if mark < 2:
             # Each piece filled gets its own mark (2, 3, …): a second blob in it is answered at once.
