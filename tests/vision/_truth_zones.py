@@ -82,7 +82,12 @@ def truth_zones(photo: npt.NDArray[np.uint8], truth: dict[str, Any], *, band: fl
     radius = (rx * (width - 2 * margin), ry * (height - 2 * margin))
     cv2.ellipse(lines, (round(centre[0]), round(centre[1])), (round(radius[0]), round(radius[1])), 0, 0, 360,
                 255, thickness)
-    lines = np.where((lines > 0) & (find_ink(image).mask > 0), 255, 0).astype(np.uint8)
+    band_mask = lines > 0
+    found = band_mask & (find_ink(image).mask > 0)
+    # Given a line mask, the ink stage sets its thresholds without the lines and finds fainter ink
+    # beside them: a line's faint continuation past where the first pass lost it is line too.
+    again = find_ink(image, line_mask=np.where(found, 255, 0).astype(np.uint8)).mask > 0
+    lines = np.where(found | (band_mask & again), 255, 0).astype(np.uint8)
     return TruthZones(layout=truth["layout"]["name"], players=int(truth["layout"]["players"]), rotation=0,
                       image=np.asarray(image, np.uint8), to_photo=upright_to_photo, zones=tuple(zones),
                       circle=(float(centre[0]), float(centre[1]), float(min(radius))), line_mask=lines)
