@@ -35,6 +35,22 @@ line of writing, while the curves of touching digits ("55", a 2's base running i
 line up over more than a digit height at steeper angles and marked real numbers as crossed out: on the
 rendered benches (seeds 1000-4000, 60 photos) 42 real numbers were marked, 32 at 15°, with the same
 crossed-out numbers found."""
+_SHORT_LEAST = 0.3
+"""A blob narrower than this many digit heights is not looked at for a strike through one digit (a struck
+"1" is about this wide with its strike)."""
+_SHORT_OVERSHOOT = 0.10
+"""A strike through one digit reaches at least this many digit heights past the rest of the digit's ink
+on both sides.
+
+Decision: measured past the whole rest of the digit (every row), because the level bars a digit has of
+its own (a 4's, a crossed 7's, a 2's base) end at the digit's outline on at least one side."""
+_SHORT_BAND = (0.3, 0.6)
+"""A strike through one digit runs between these shares of the struck blob's height from its top.
+
+Decision: not lower than 0.6, because the bar of a 4 sits at about two thirds of its height and
+a person strikes a digit through its middle."""
+_SHORT_EVEN = 0.5
+"""A strike through one digit reaches past it on its shorter side at least this share of its longer."""
 _DOTTED_SHARE = 0.75
 """A space between glyphs without a dot splits two numbers only when at least this share of the
 zone's typical space around a dot."""
@@ -164,20 +180,40 @@ def is_speck(blob: Blob, *, height: float, stroke: float) -> bool:
 
 
 def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float = 0.8,
-                  longest: int = 3) -> list[Group]:
+                  longest: int = 3, widest: float | None = None) -> list[Group]:
     """Group a zone's blobs into numbers in the order they were written (rows top down, left to right).
 
     `height` is the zone's digit height, `stroke` the pen's width; numbers are split at dots, and at
     gaps wider than the writer's own spaces between digits (`split_gap`, at most `gap` × `height`):
     a dot written close enough to touch the digit before it is lost in that digit, and then only the
     space after it tells the numbers apart. A run of more than `longest` glyphs is cut at its widest
-    spaces.
+    spaces. `widest`, when given, is that space in pixels (`digit_space` of the zone's blobs), not
+    measured again.
     """
     # Decision: no written number has more than three digits (longest=3) because running totals on a
     # pulka sheet stay below 1000 whists in the games the rules documents describe; a longer run is
     # numbers whose dots were lost.
     if height <= 0:
         return []
+    lines, measured = _lines_of(blobs, height=height, stroke=stroke, gap=gap)
+    widest = measured if widest is None else widest
+    groups: list[Group] = []
+    for index, (glyphs, row_dots) in enumerate(lines):
+        for glyph_run in _split_at_dots(glyphs, row_dots, height=height, widest=widest):
+            for part in _split_long(glyph_run, longest=longest):
+                groups.append(Group(glyphs=tuple(part), row=index))
+    return groups
+
+
+def digit_space(blobs: list[Blob], *, height: float, stroke: float, gap: float = 0.8) -> float:
+    """The widest space between two digits of one number in this zone's writing, in pixels (what
+    `group_numbers` splits numbers at when no dot is between them); 0.0 when `height` is 0."""
+    return _lines_of(blobs, height=height, stroke=stroke, gap=gap)[1] if height > 0 else 0.0
+
+
+def _lines_of(blobs: list[Blob], *, height: float, stroke: float,
+              gap: float) -> tuple[list[tuple[list[Glyph], list[Blob]]], float]:
+    """The rows of glyphs with their dots, and the widest space between digits of one number."""
     marks = [b for b in blobs if not is_speck(b, height=height, stroke=stroke)]
     dots = [b for b in marks if is_dot(b, height=height, stroke=stroke)]
     digits = [b for b in marks if not is_dot(b, height=height, stroke=stroke)]
@@ -197,12 +233,7 @@ def group_numbers(blobs: list[Blob], *, height: float, stroke: float, gap: float
         # A dot lost in the digit before it leaves the space the writer puts around a dot: a space
         # well short of the zone's dotted spaces is one between digits (narrow "1"s leave wide ones).
         widest = max(widest, min(_DOTTED_SHARE * float(np.median(dotted)), gap * height))
-    groups: list[Group] = []
-    for index, (glyphs, row_dots) in enumerate(lines):
-        for glyph_run in _split_at_dots(glyphs, row_dots, height=height, widest=widest):
-            for part in _split_long(glyph_run, longest=longest):
-                groups.append(Group(glyphs=tuple(part), row=index))
-    return groups
+    return lines, widest
 
 
 def _split_long(run: list[Glyph], *, longest: int) -> list[list[Glyph]]:
@@ -522,6 +553,67 @@ def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float)
         if best is not None:
             segments.append(best)
     return segments
+
+
+def find_short_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float) -> list[list[Box]]:
+    """Level strokes through single digits (or two narrow ones) that may cross them out: for each blob
+    narrower than `find_strikes` looks at, its strike segments (x0, y0, x1, y1), one or two (a double
+    strike); blobs without one are left out.
+
+    Weaker evidence than a long strike: a digit's own bar may pass these tests, so the caller keeps
+    one only when the number it falls in is crossed out by it.
+    """
+    found: list[list[Box]] = []
+    for blob in blobs:
+        if _SHORT_LEAST * height <= blob.w < 1.2 * height and blob.h >= 0.6 * height:
+            segments = _short_strikes(mask, blob, height=height, stroke=stroke)
+            if segments:
+                found.append(segments)
+    return found
+
+
+def _short_strikes(mask: Mask, blob: Blob, *, height: float, stroke: float) -> list[Box]:
+    """The level strokes through one digit (or two narrow ones) that cross it out, or none.
+
+    A digit's own level bars (the 4's, the 7's crossbar, a 2's or 5's) end at or inside the rest of the
+    digit on at least one side; a strike reaches past all the rest of its ink on both sides
+    (`_SHORT_OVERSHOOT`), runs through its middle, and is the widest stroke of the blob.
+    """
+    piece = np.where(mask[blob.y:blob.bottom, blob.x:blob.right] > 0, 255, 0).astype(np.uint8)
+    least = max(_SHORT_LEAST * height, blob.w - 3 * stroke)
+    # The gap allowed is wider than a pen stroke: the line found along the digit's own stroke first
+    # takes the pixels where the strike crosses it.
+    lines = cv2.HoughLinesP(piece, 1, np.pi / 180, threshold=max(6, int(0.5 * least)),
+                            minLineLength=int(least), maxLineGap=max(3, round(2 * stroke + 1)))
+    if lines is None:
+        return []
+    found: list[tuple[int, int, int, int]] = []
+    for x0, y0, x1, y1 in np.asarray(lines).reshape(-1, 4):
+        dx, dy = float(x1 - x0), float(y1 - y0)
+        middle = (y0 + y1) / 2
+        low, high = _SHORT_BAND[0] * blob.h, _SHORT_BAND[1] * blob.h
+        if (abs(dy) <= _STRIKE_SLOPE * abs(dx) and low <= middle <= high
+                and _continuity(piece, (x0, y0, x1, y1)) >= 0.95):
+            found.append((int(x0), int(y0), int(x1), int(y1)))
+    if not found:
+        return []
+    # A double strike is two such strokes: all of them are taken out before the rest is looked at.
+    rest = erase_strikes(piece, list(found), stroke=stroke)
+    rows = np.flatnonzero(rest.sum(axis=1) > 0)
+    columns = np.flatnonzero(rest.sum(axis=0) > 2 * 255)
+    if columns.size == 0 or rows.size == 0 or rows[-1] - rows[0] < 0.5 * height:
+        return []  # nothing as tall as a digit is left: a dash (a dot written with a flick), not a strike
+    left = min(min(s[0], s[2]) for s in found)
+    right = max(max(s[0], s[2]) for s in found)
+    reach = _SHORT_OVERSHOOT * height
+    if columns[0] < left + reach or columns[-1] > right - reach:
+        return []
+    # Drawn across the digit, a strike reaches past it by much the same on both sides; a level stroke
+    # far longer on one side is a digit's own (a 4's bar run on from its arm, a 1's flag).
+    short, long = sorted((columns[0] - left, right - columns[-1]))
+    if short < _SHORT_EVEN * long:
+        return []
+    return [(s[0] + blob.x, s[1] + blob.y, s[2] + blob.x, s[3] + blob.y) for s in found]
 
 
 def _spans_the_rest(piece: Mask, segment: tuple[int, int, int, int], *, height: float, stroke: float) -> bool:
