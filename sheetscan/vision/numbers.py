@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from sheetscan.vision import _group
+from sheetscan.vision import _group, _strikes
 from sheetscan.vision._angles import choose_angles
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._regroup import regroup
@@ -117,7 +117,7 @@ class NumberToken:
     """Neighbouring glyphs that may be pieces of one digit (a pale or broken stroke leaves a 0 as
     "(" and ")"): the index of the first of the two in `glyph_cuts`, and the box of both."""
     unstruck: NumberToken | None = None
-    """When only a short strike marks it crossed out (`_group.find_short_strikes`): the number as
+    """When only a short strike marks it crossed out (`_strikes.find_short_strikes`): the number as
     written, the strike left in, not crossed out; the recogniser judges which it is (`_judged`)."""
 
 
@@ -350,8 +350,8 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
     # Nothing smaller than this is a digit: a few pen widths, and a little of the sheet.
     least = max(2.5 * stroke, _SMALLEST_DIGIT * min(shape[:2]))
     height = _group.digit_height(blobs, least=least)
-    strikes = _group.find_strikes(turned, blobs, height=height, stroke=stroke)
-    short = _group.find_short_strikes(turned, blobs, height=height, stroke=stroke)
+    strikes = _strikes.find_strikes(turned, blobs, height=height, stroke=stroke)
+    short = _strikes.find_short_strikes(turned, blobs, height=height, stroke=stroke)
     unstruck = turned
     if strikes:
         turned, labels, stats, blobs = _erased(turned, strikes, stroke)
@@ -413,10 +413,10 @@ def _erased(mask: Mask, strikes: list[_group.Box], stroke: float
             ) -> tuple[Mask, npt.NDArray[np.int32], npt.NDArray[np.int32], list[_group.Blob]]:
     """`mask` with the strikes taken out, its labels and statistics, and its blobs (those a strike ran
     through marked crossed)."""
-    erased = _group.erase_strikes(mask, strikes, stroke=stroke)
+    erased = _strikes.erase_strikes(mask, strikes, stroke=stroke)
     labels, stats, _ = components(erased)
     blobs = _group.blobs_of(stats)
-    crossed = frozenset(b.label for b in blobs if _group.crossed_by(b, strikes, stroke=stroke))
+    crossed = frozenset(b.label for b in blobs if _strikes.crossed_by(b, strikes, stroke=stroke))
     return erased, labels, stats, _group.blobs_of(stats, crossed=crossed)
 
 

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sheetscan.vision import _group
+from sheetscan.vision import _group, _strikes
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision._steps import monotone_picks
@@ -111,7 +111,7 @@ def test_a_strike_is_nearly_level_and_a_slanting_line_through_digits_is_none() -
         cv2.line(mask, (12, 30 - rise), (73, 30 + rise), 255, 2)
         _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
         blobs = _group.blobs_of(stats)
-        return _group.find_strikes(mask, blobs, height=30, stroke=2)
+        return _strikes.find_strikes(mask, blobs, height=30, stroke=2)
 
     # tan 8° x 61 px / 2 = 4 px either side of the middle; tan 20° x 61 / 2 = 11 px.
     assert len(strikes(4)) == 1

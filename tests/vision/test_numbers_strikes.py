@@ -1,4 +1,4 @@
-"""Stage 5, numbers: a strike through one digit (`_group.find_short_strikes`) and the recogniser's
+"""Stage 5, numbers: a strike through one digit (`_strikes.find_short_strikes`) and the recogniser's
 judgement of it (`numbers._judged`), on small synthetic masks whose answer is evident by construction.
 """
 
@@ -9,7 +9,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from sheetscan.vision import _group
+from sheetscan.vision import _group, _strikes
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision.numbers import NumberToken, _judged
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading
@@ -23,7 +23,7 @@ def _short_strikes(draw: list[tuple[tuple[int, int], tuple[int, int]]]) -> list[
     for start, end in draw:
         cv2.line(mask, start, end, 255, 2)
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    found = _group.find_short_strikes(mask, _group.blobs_of(stats), height=HEIGHT, stroke=2)
+    found = _strikes.find_short_strikes(mask, _group.blobs_of(stats), height=HEIGHT, stroke=2)
     return [segment for each in found for segment in each]
 
 

@@ -1,0 +1,185 @@
+"""Strikes through written numbers (crossing out), in a zone turned so that its writing runs left to
+right: long, nearly level strokes through a number's digits (`find_strikes`), and level strokes through
+a single digit (`find_short_strikes`), which the number stage keeps only where the recogniser agrees;
+taking their pixels out (`erase_strikes`) and which blobs they cross (`crossed_by`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from sheetscan.vision._group import Blob, Box, Mask
+
+_STRIKE_SLOPE = 0.27
+"""A strike climbs or falls at most this much along its length (tan 15°).
+
+Decision: 15°, not 30°, because a hand's strike through a number is drawn nearly level along the
+line of writing, while the curves of touching digits ("55", a 2's base running into the next digit)
+line up over more than a digit height at steeper angles and marked real numbers as crossed out: on the
+rendered benches (seeds 1000-4000, 60 photos) 42 real numbers were marked, 32 at 15°, with the same
+crossed-out numbers found."""
+_SHORT_LEAST = 0.3
+"""A blob narrower than this many digit heights is not looked at for a strike through one digit (a struck
+"1" is about this wide with its strike)."""
+_SHORT_OVERSHOOT = 0.10
+"""A strike through one digit reaches at least this many digit heights past the rest of the digit's ink
+on both sides.
+
+Decision: measured past the whole rest of the digit (every row), because the level bars a digit has of
+its own (a 4's, a crossed 7's, a 2's base) end at the digit's outline on at least one side."""
+_SHORT_BAND = (0.3, 0.6)
+"""A strike through one digit runs between these shares of the struck blob's height from its top.
+
+Decision: not lower than 0.6, because the bar of a 4 sits at about two thirds of its height and
+a person strikes a digit through its middle."""
+_SHORT_EVEN = 0.5
+"""A strike through one digit reaches past it on its shorter side at least this share of its longer."""
+
+
+def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float) -> list[Box]:
+    """Long, nearly level strokes through written numbers (crossing out), as segments (x0, y0, x1, y1).
+
+    Only blobs wider than a digit are looked at: a strike joins the digits it crosses, or is itself
+    longer than any digit. A segment counts when it is at least 1.2 digit heights long and within 15°
+    of the writing direction (`_STRIKE_SLOPE`).
+    """
+    segments: list[Box] = []
+    length = 1.2 * height
+    for blob in blobs:
+        if blob.w < length:
+            continue
+        piece = np.where(mask[blob.y:blob.bottom, blob.x:blob.right] > 0, 255, 0).astype(np.uint8)
+        lines = cv2.HoughLinesP(piece, 1, np.pi / 180, threshold=max(8, int(0.5 * length)),
+                                minLineLength=int(length), maxLineGap=max(2, round(stroke)))
+        if lines is None:
+            continue
+        best: tuple[int, int, int, int] | None = None
+        best_length = 0.0
+        for x0, y0, x1, y1 in np.asarray(lines).reshape(-1, 4):
+            dx, dy = float(x1 - x0), float(y1 - y0)
+            if abs(dy) > _STRIKE_SLOPE * abs(dx):
+                continue
+            middle = (y0 + y1) / 2
+            if (abs(dx) < 0.8 * blob.w or not 0.33 * blob.h <= middle <= 0.72 * blob.h
+                    or _continuity(piece, (x0, y0, x1, y1)) < 0.95):
+                # A strike runs through the middle of the whole number (and a little beyond it) in
+                # one unbroken stroke; Hough also finds lines along the tops or bottoms of touching
+                # digits, which stop short of the ends or have gaps.
+                continue
+            if not _spans_the_rest(piece, (int(x0), int(y0), int(x1), int(y1)), height=height, stroke=stroke):
+                continue
+            if dx * dx + dy * dy > best_length:
+                best_length = dx * dx + dy * dy
+                best = (int(x0) + blob.x, int(y0) + blob.y, int(x1) + blob.x, int(y1) + blob.y)
+        if best is not None:
+            segments.append(best)
+    return segments
+
+
+def find_short_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float) -> list[list[Box]]:
+    """Level strokes through single digits (or two narrow ones) that may cross them out: for each blob
+    narrower than `find_strikes` looks at, its strike segments (x0, y0, x1, y1), one or two (a double
+    strike); blobs without one are left out.
+
+    Weaker evidence than a long strike: a digit's own bar may pass these tests, so the caller keeps
+    one only when the number it falls in is crossed out by it.
+    """
+    found: list[list[Box]] = []
+    for blob in blobs:
+        if _SHORT_LEAST * height <= blob.w < 1.2 * height and blob.h >= 0.6 * height:
+            segments = _short_strikes(mask, blob, height=height, stroke=stroke)
+            if segments:
+                found.append(segments)
+    return found
+
+
+def _short_strikes(mask: Mask, blob: Blob, *, height: float, stroke: float) -> list[Box]:
+    """The level strokes through one digit (or two narrow ones) that cross it out, or none.
+
+    A digit's own level bars (the 4's, the 7's crossbar, a 2's or 5's) end at or inside the rest of the
+    digit on at least one side; a strike reaches past all the rest of its ink on both sides
+    (`_SHORT_OVERSHOOT`), runs through its middle, and is the widest stroke of the blob.
+    """
+    piece = np.where(mask[blob.y:blob.bottom, blob.x:blob.right] > 0, 255, 0).astype(np.uint8)
+    least = max(_SHORT_LEAST * height, blob.w - 3 * stroke)
+    # The gap allowed is wider than a pen stroke: the line found along the digit's own stroke first
+    # takes the pixels where the strike crosses it.
+    lines = cv2.HoughLinesP(piece, 1, np.pi / 180, threshold=max(6, int(0.5 * least)),
+                            minLineLength=int(least), maxLineGap=max(3, round(2 * stroke + 1)))
+    if lines is None:
+        return []
+    found: list[tuple[int, int, int, int]] = []
+    for x0, y0, x1, y1 in np.asarray(lines).reshape(-1, 4):
+        dx, dy = float(x1 - x0), float(y1 - y0)
+        middle = (y0 + y1) / 2
+        low, high = _SHORT_BAND[0] * blob.h, _SHORT_BAND[1] * blob.h
+        if (abs(dy) <= _STRIKE_SLOPE * abs(dx) and low <= middle <= high
+                and _continuity(piece, (x0, y0, x1, y1)) >= 0.95):
+            found.append((int(x0), int(y0), int(x1), int(y1)))
+    if not found:
+        return []
+    # A double strike is two such strokes: all of them are taken out before the rest is looked at.
+    rest = erase_strikes(piece, list(found), stroke=stroke)
+    rows = np.flatnonzero(rest.sum(axis=1) > 0)
+    columns = np.flatnonzero(rest.sum(axis=0) > 2 * 255)
+    if columns.size == 0 or rows.size == 0 or rows[-1] - rows[0] < 0.5 * height:
+        return []  # nothing as tall as a digit is left: a dash (a dot written with a flick), not a strike
+    left = min(min(s[0], s[2]) for s in found)
+    right = max(max(s[0], s[2]) for s in found)
+    reach = _SHORT_OVERSHOOT * height
+    if columns[0] < left + reach or columns[-1] > right - reach:
+        return []
+    # Drawn across the digit, a strike reaches past it by much the same on both sides; a level stroke
+    # far longer on one side is a digit's own (a 4's bar run on from its arm, a 1's flag).
+    short, long = sorted((columns[0] - left, right - columns[-1]))
+    if short < _SHORT_EVEN * long:
+        return []
+    return [(s[0] + blob.x, s[1] + blob.y, s[2] + blob.x, s[3] + blob.y) for s in found]
+
+
+def _spans_the_rest(piece: Mask, segment: tuple[int, int, int, int], *, height: float, stroke: float) -> bool:
+    """Whether the segment reaches across all the other ink of the blob: a strike runs from before the
+    first digit to after the last; the bar of a 2, 5 or 7 stops inside the number."""
+    rest = erase_strikes(piece, [segment], stroke=stroke)
+    columns = np.flatnonzero(rest.sum(axis=0) > 2 * 255)
+    if columns.size == 0:
+        return True
+    x0, x1 = sorted((segment[0], segment[2]))
+    slack = 0.12 * height
+    return bool(columns[0] >= x0 - slack and columns[-1] <= x1 + slack)
+
+
+def _continuity(piece: Mask, segment: tuple[int, int, int, int]) -> float:
+    """Share of points along the segment that lie on ink."""
+    x0, y0, x1, y1 = (int(v) for v in segment)
+    count = max(2, int(np.hypot(x1 - x0, y1 - y0)))
+    xs = np.clip(np.rint(np.linspace(x0, x1, count)).astype(int), 0, piece.shape[1] - 1)
+    ys = np.clip(np.rint(np.linspace(y0, y1, count)).astype(int), 0, piece.shape[0] - 1)
+    return float((piece[ys, xs] > 0).mean())
+
+
+def erase_strikes(mask: Mask, segments: list[Box], *, stroke: float) -> Mask:
+    """`mask` with the strikes' pixels taken out (a band a little wider than the pen)."""
+    cleaned = mask.copy()
+    thickness = max(2, round(1.5 * stroke + 1))
+    for x0, y0, x1, y1 in segments:
+        # Extend each segment a little: Hough ends short of the stroke's rounded ends.
+        dx, dy = x1 - x0, y1 - y0
+        norm = max(1.0, float(np.hypot(dx, dy)))
+        ex, ey = round(dx / norm * thickness), round(dy / norm * thickness)
+        cv2.line(cleaned, (x0 - ex, y0 - ey), (x1 + ex, y1 + ey), 0, thickness)
+    return cleaned
+
+
+def crossed_by(blob: Blob, segments: list[Box], *, stroke: float) -> bool:
+    """Whether one of the strike segments runs through the blob's box."""
+    for x0, y0, x1, y1 in segments:
+        lo, hi = min(x0, x1), max(x0, x1)
+        if blob.right < lo or blob.x > hi:
+            continue
+        t = 0.0 if x1 == x0 else (min(max(blob.cx, lo), hi) - x0) / (x1 - x0)
+        y_at = y0 + t * (y1 - y0)
+        if blob.y - 2 * stroke <= y_at <= blob.bottom + 2 * stroke:
+            return True
+    return False
