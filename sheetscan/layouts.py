@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 __all__ = [
+    "LABEL_MM",
     "LAYOUTS",
     "FormPage",
     "Point",
@@ -41,6 +42,7 @@ __all__ = [
     "ZoneKind",
     "ZonePart",
     "find_layout",
+    "label_places",
     "layout_for",
     "point_in_polygon",
     "polygon_area",
@@ -454,6 +456,55 @@ LAYOUTS: tuple[SheetLayout, ...] = (
                 description="printable form for four players (A4 portrait, ArUco markers, QR code)"),
 )
 """Every known sheet design."""
+
+
+LABEL_MM = 2.6
+"""Font size (mm) of a printed form's zone labels (пуля, гора, висты)."""
+_LABEL_INSET_MM = 2.2
+"""A label's middle lies this far (mm) above its zone's bottom edge, as the zone's writer sees it."""
+
+
+def label_places(layout: SheetLayout) -> tuple[tuple[Point, int] | None, ...]:
+    """Where a printed form prints each zone's label (in `layout.geometry().zones` order): the label's
+    middle on the page (mm) and the clockwise angle it is turned by; None for a zone with no room.
+
+    The label sits at the bottom middle of the zone's first part as its writer sees it, where writing
+    ends; a part that may be written either way (the top band of three) gets an upright label. The form
+    (`sheetscan/vision/render/_form.py`) prints them here, and the number stage knows them by it.
+    """
+    page = layout.page
+    if page is None:
+        raise ValueError(f"layout {layout.name} is not a printable form")
+    sl, st, sr, sb = page.sheet_mm
+    places: list[tuple[Point, int] | None] = []
+    for zone in layout.geometry().zones:
+        part = zone.parts[0]
+        angle = 0 if len(part.angles) > 1 else part.angles[0]
+        pts = [(sl + x * (sr - sl), st + y * (sb - st)) for x, y in part.polygon]
+        t = math.radians(-angle)
+        frame = [(x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t)) for x, y in pts]
+        bottom_y = max(p[1] for p in frame) - _LABEL_INSET_MM
+        xs = _span(frame, bottom_y)
+        if xs is None:
+            places.append(None)
+            continue
+        fx, fy = (xs[0] + xs[1]) / 2, bottom_y
+        back = math.radians(angle)
+        places.append(((fx * math.cos(back) - fy * math.sin(back), fx * math.sin(back) + fy * math.cos(back)),
+                       angle))
+    return tuple(places)
+
+
+def _span(polygon: list[Point], y: float) -> tuple[float, float] | None:
+    """The first two crossings (left to right) of the level line at `y` with the polygon's edges."""
+    xs: list[float] = []
+    for (x0, y0), (x1, y1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
+        if (y0 > y) != (y1 > y):
+            xs.append(x0 + (y - y0) * (x1 - x0) / (y1 - y0))
+    if len(xs) < 2:
+        return None
+    xs.sort()
+    return (xs[0], xs[1])
 
 
 def find_layout(name: str) -> SheetLayout:

@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from sheetscan import layouts
+
 __all__ = [
     "CIRCLE",
     "ZoneLike",
@@ -23,6 +25,7 @@ __all__ = [
     "block_members",
     "components",
     "follow_neighbours",
+    "label_places",
     "line_remnants",
     "owners",
     "zone_blocks",
@@ -234,3 +237,44 @@ def block_members(owner: npt.NDArray[np.int64], zone: int, centroids: npt.NDArra
                        for c in contours] for lab in labels]).reshape(len(labels), len(contours))
     best = np.argmax(depth, axis=1) if len(labels) else np.zeros(0, dtype=np.int64)
     return [labels[best == i].astype(np.int64) for i in range(len(contours))]
+
+
+LabelPlace = tuple[tuple[float, float], float, float]
+"""A printed label's middle (upright px), the angle it is turned by, and the form's px per mm."""
+
+
+def label_places(zones: Any) -> dict[int, LabelPlace]:
+    """Where a printed form's zone labels lie on the upright sheet, by zone index: from the form's own
+    design (`layouts.label_places`) and the outer rectangle found (`frame`). Empty for a hand-drawn
+    sheet, or when the zone stage gives no frame."""
+    name = str(getattr(zones, "layout", ""))
+    frame = getattr(zones, "frame", None)
+    if not name.startswith("form") or frame is None or frame[2] <= frame[0]:
+        return {}
+    layout = layouts.find_layout(name)
+    if layout.page is None:
+        return {}
+    left, top, right, bottom = frame
+    sheet_left, _, sheet_right, _ = layout.page.sheet_mm
+    per_mm = (right - left) / (sheet_right - sheet_left)
+    places: dict[int, LabelPlace] = {}
+    for index, place in enumerate(layouts.label_places(layout)):
+        if place is not None:
+            (x, y), angle = place
+            u, v = layout.page.to_sheet(x, y)
+            places[index] = ((left + u * (right - left), top + v * (bottom - top)), angle, per_mm)
+    return places
+
+
+def at_label(quad: Sequence[tuple[float, float]], place: LabelPlace) -> bool:
+    """Whether the middle of `quad` lies on the printed label at `place`: within the word's half
+    length and a letter's height of its middle, along and across the label."""
+    (cx, cy), angle, per_mm = place
+    mx = sum(p[0] for p in quad) / len(quad) - cx
+    my = sum(p[1] for p in quad) / len(quad) - cy
+    t = math.radians(-angle)
+    along, across = mx * math.cos(t) - my * math.sin(t), mx * math.sin(t) + my * math.cos(t)
+    # Decision: "висты", the longest label, is about 8 mm long at the form's 2.6 mm letters; a number's
+    # middle within 6 mm along and one letter size across is on it.
+    return abs(along) <= 6.0 * per_mm and abs(across) <= layouts.LABEL_MM * per_mm
+

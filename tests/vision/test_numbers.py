@@ -387,7 +387,23 @@ def test_a_pale_writer_on_a_form_is_kept_and_its_grey_labels_are_dropped() -> No
     label = _inked(90, 16)
     blocks = [ZoneTokens(zone=0, block=0, candidates=((0, (*dark, label)),)),
               ZoneTokens(zone=1, block=0, candidates=((0, tuple(pale)),))]
-    kept = _without_print(blocks)
+    kept = _without_print(blocks, {})
+    assert tuple(kept[0].candidates[0][1]) == tuple(dark)
+    assert tuple(kept[1].candidates[0][1]) == tuple(pale)
+
+
+def test_on_its_label_a_faint_token_goes_however_tall_its_letters() -> None:
+    # Zone 0's label is printed where its tokens lie (their middle is (12, 22)); its letters stand as
+    # tall as a small writer's digits (28 of 30 px), so only the place tells it from writing. A dark
+    # number there stays, and so does a faint one in zone 1, which has no label there.
+    dark = [_inked(200, 30) for _ in range(6)]
+    label = _inked(90, 28, digit_height=30.0)
+    label_middle = ((12.0, 22.0), 0.0, 10.0)
+    pale = [replace(_inked(100, 28), zone=1) for _ in range(3)]
+    blocks = [ZoneTokens(zone=0, block=0, candidates=((0, (*dark, label)),)),
+              ZoneTokens(zone=1, block=0, candidates=((0, tuple(pale)),))]
+    assert tuple(_without_print(blocks, {})[0].candidates[0][1]) == (*dark, label)
+    kept = _without_print(blocks, {0: label_middle})
     assert tuple(kept[0].candidates[0][1]) == tuple(dark)
     assert tuple(kept[1].candidates[0][1]) == tuple(pale)
 

@@ -7,7 +7,6 @@ the labels fall back to Pillow's built-in font in Latin letters rather than fail
 
 from __future__ import annotations
 
-import math
 from functools import cache
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import segno
 from PIL import Image, ImageDraw, ImageFont
 
 from sheetscan.errors import InvalidInputError
-from sheetscan.layouts import SheetLayout, find_layout, layout_for
+from sheetscan.layouts import LABEL_MM, SheetLayout, find_layout, label_places, layout_for
 from sheetscan.rules import find_variant
 
 __all__ = ["FONT_PATHS", "form_page", "form_qr_text", "save_form"]
@@ -128,24 +127,13 @@ def form_page(layout: SheetLayout, *, px_per_mm: float, qr_text: str | None = No
     (cx, cy), (rx, ry) = g.circle_center, g.circle_radius
     draw.ellipse([sheet_px((cx - rx, cy - ry)), sheet_px((cx + rx, cy + ry))], outline=ink, width=light)
 
-    label_font, cyrillic = _font(int(2.6 * px_per_mm))
-    for zone in g.zones:
-        part = zone.parts[0]
-        # Parts that may be written either way (the top band of three) get an upright label.
-        angle = 0 if len(part.angles) > 1 else part.angles[0]
-        pts = [sheet_px(p) for p in part.polygon]
-        # The label sits at the bottom middle of the zone as its writer sees it, where writing ends.
-        t = math.radians(-angle)
-        frame = [(x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t)) for x, y in pts]
-        bottom_y = max(p[1] for p in frame) - 2.2 * px_per_mm
-        xs = _span(frame, bottom_y)
-        if xs is None:
+    label_font, cyrillic = _font(int(LABEL_MM * px_per_mm))
+    for zone, place in zip(g.zones, label_places(layout), strict=True):
+        if place is None:
             continue
-        fx, fy = (xs[0] + xs[1]) / 2, bottom_y
-        back = math.radians(angle)
-        centre = (fx * math.cos(back) - fy * math.sin(back), fx * math.sin(back) + fy * math.cos(back))
+        (x, y), angle = place
         word = {"pulka": "пуля", "gora": "гора", "whists": "висты"}[zone.kind]
-        _paste_text(page, _text(word, cyrillic), label_font, centre, angle, quiet)
+        _paste_text(page, _text(word, cyrillic), label_font, (x * px_per_mm, y * px_per_mm), angle, quiet)
 
     if printed_target is not None:
         target_font, _ = _font(int(ry * (sb - st) * 0.9 * px_per_mm))
@@ -194,17 +182,6 @@ def form_page(layout: SheetLayout, *, px_per_mm: float, qr_text: str | None = No
         tint = np.array([rng.uniform(0.93, 1.0), rng.uniform(0.96, 1.0), rng.uniform(0.97, 1.0)], np.float32)
         bgr = np.clip(bgr.astype(np.float32) * tint, 0, 255).astype(np.uint8)
     return bgr
-
-
-def _span(polygon: list[tuple[float, float]], y: float) -> tuple[float, float] | None:
-    xs: list[float] = []
-    for (x0, y0), (x1, y1) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
-        if (y0 > y) != (y1 > y):
-            xs.append(x0 + (y - y0) * (x1 - x0) / (y1 - y0))
-    if len(xs) < 2:
-        return None
-    xs.sort()
-    return (xs[0], xs[1])
 
 
 def _subtitle(variant: str | None, pulka: int | None) -> str | None:
