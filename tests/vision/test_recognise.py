@@ -18,6 +18,8 @@ import numpy.typing as npt
 import pytest
 
 from sheetscan.errors import SheetscanError
+from sheetscan.vision._cnn import SURE
+from sheetscan.vision._digit_norm import normalise_digits
 from sheetscan.vision.mnist import load_mnist
 from sheetscan.vision.recognise import (
     MODEL_PATHS,
@@ -75,6 +77,22 @@ def test_the_model_files_are_small_and_match_their_training_records() -> None:
         assert record["sha256"] == hashlib.sha256(file).hexdigest(), "digits.json is from other files"
         assert record["network"]["quick"] is False, "the shipped networks must come from full training runs"
     assert meta["classes"][:10] == [str(d) for d in range(10)]
+
+
+def test_the_second_network_reads_only_what_the_first_is_not_sure_of(
+        test_digits: tuple[list[U8], npt.NDArray[np.int64]]) -> None:
+    # Each network alone, then the pair: a crop the first network is SURE of keeps its probabilities;
+    # any other gets the normalised geometric mean of the two networks' (computed here by hand).
+    digits, _ = test_digits
+    smudges = [np.asarray(cv2.GaussianBlur(d, (0, 0), 4.0), np.uint8) for d in digits[:100]]
+    blob = normalise_digits(digits[:200] + smudges)
+    first, second = (CnnRecognizer(path).probabilities(blob) for path in MODEL_PATHS)
+    both = CnnRecognizer().probabilities(blob)
+    sure = first.max(axis=1) >= SURE
+    assert 0 < sure.sum() < len(blob)  # both kinds are here
+    np.testing.assert_array_equal(both[sure], first[sure])
+    mean = np.sqrt(first[~sure] * second[~sure])
+    np.testing.assert_allclose(both[~sure], mean / mean.sum(axis=1, keepdims=True), rtol=1e-6, atol=1e-12)
 
 
 def test_the_runtime_never_imports_the_training_stack() -> None:
