@@ -26,42 +26,24 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 MAX_BYTES = 1_000_000  # the ONNX file's limit (issue 5)
-INPUT = "input"
-
-
-def _member(model: onnx.ModelProto, prefix: str) -> tuple[list[onnx.NodeProto], list[onnx.TensorProto]]:
-    """The nodes and 16-bit initializers of one network, every name prefixed; its output is
-    `{prefix}logits`, its input the shared `input`."""
-    graph = model.graph
-    rename = {init.name: f"{prefix}{init.name}" for init in graph.initializer}
-    nodes, initializers = [], []
-    for init in graph.initializer:
-        half = numpy_helper.to_array(init).astype(np.float16)
-        stored = numpy_helper.from_array(half, f"{rename[init.name]}_h")
-        initializers.append(stored)
-        nodes.append(helper.make_node("Cast", [stored.name], [rename[init.name]], to=TensorProto.FLOAT))
-    for node in graph.node:
-        copy = onnx.NodeProto()
-        copy.CopyFrom(node)
-        copy.name = f"{prefix}{node.name}"
-        for i, name in enumerate(copy.input):
-            copy.input[i] = name if name == INPUT else rename.get(name, f"{prefix}{name}")
-        for i, name in enumerate(copy.output):
-            copy.output[i] = f"{prefix}{name}"
-        nodes.append(copy)
-    return nodes, initializers
 
 
 def half(path: Path) -> onnx.ModelProto:
-    """The network in `path` with its weights stored as 16-bit floats, cast back to 32-bit in the graph."""
+    """The network in `path` with its weights stored as 16-bit floats (`NAME_h`), each cast back to
+    32-bit under its own name in the graph before the network's nodes, which are kept as they are."""
     model = onnx.load(str(path))
-    nodes, initializers = _member(model, "")
+    nodes, initializers = [], []
+    for init in model.graph.initializer:
+        stored = numpy_helper.from_array(numpy_helper.to_array(init).astype(np.float16), f"{init.name}_h")
+        initializers.append(stored)
+        nodes.append(helper.make_node("Cast", [stored.name], [init.name], to=TensorProto.FLOAT))
+    nodes += list(model.graph.node)
     graph = helper.make_graph(nodes, "digits", list(model.graph.input), list(model.graph.output),
                               initializers)
-    stored = helper.make_model(graph, opset_imports=list(model.opset_import))
-    stored.ir_version = model.ir_version
-    onnx.checker.check_model(stored)
-    return stored
+    stored_model = helper.make_model(graph, opset_imports=list(model.opset_import))
+    stored_model.ir_version = model.ir_version
+    onnx.checker.check_model(stored_model)
+    return stored_model
 
 
 def _check(path: Path, out: Path) -> float:
