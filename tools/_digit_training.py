@@ -399,6 +399,18 @@ def export(model: DigitNet, temperature: float, path: Path) -> None:
                       dynamo=False)
 
 
+def with_held_out(model: nn.Module, dev: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]],
+                  held: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]], record: dict[str, object]
+                  ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """The temperature's `dev` crops with the held-out pipeline crops `held` added, once the model's
+    accuracy on those (all 11 classes) is printed and put in the pipeline's `record`."""
+    held_x, held_y = held
+    held_acc = accuracy(logits_of(model, held_x), held_y)
+    record["held_out_accuracy"] = held_acc
+    print(f"held-out pipeline crops: accuracy {held_acc:.4f} (all 11 classes)", flush=True)
+    return np.concatenate([dev[0], held_x]), np.concatenate([dev[1], held_y])
+
+
 def calibrate_and_export(model: DigitNet, dev: tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]],
                          out: Path, check: npt.NDArray[np.float32]) -> tuple[float, Path, float]:
     """Fit the temperature on the held-out `dev` crops, export `model` to `out`/MODEL_NAME with it folded

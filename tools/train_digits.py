@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 
 import cv2
-import numpy as np
 import torch
 from _digit_training import (
     BATCH,
@@ -36,15 +35,14 @@ from _digit_training import (
     OUT_DIR,
     WEIGHT_DECAY,
     DigitNet,
-    accuracy,
     calibrate_and_export,
     conv_block,
     fixed_set,
     load_export,
     load_pipeline_crops,
-    logits_of,
     run_epochs,
     start_run,
+    with_held_out,
 )
 from torch import nn
 
@@ -138,10 +136,7 @@ def main() -> None:
                     lambda opt, steps: torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps),
                     PIPELINE_LEARNING_RATE, (images, labels), watched, args, started, history,
                     pipeline=(crops, crop_labels))
-        held_acc = accuracy(logits_of(model, held_x), held_y)
-        pipeline_record["held_out_accuracy"] = held_acc
-        print(f"held-out pipeline crops: accuracy {held_acc:.4f} (all 11 classes)", flush=True)
-        dev_x, dev_y = np.concatenate([dev_x, held_x]), np.concatenate([dev_y, held_y])
+        dev_x, dev_y = with_held_out(model, (dev_x, dev_y), (held_x, held_y), pipeline_record)
     temperature, path, difference = calibrate_and_export(model, (dev_x, dev_y), args.out, val_photo[:256])
     data = path.read_bytes()
     meta = {

@@ -49,15 +49,14 @@ from _digit_training import (
     DigitNet,
     Pipeline,
     Teacher,
-    accuracy,
     calibrate_and_export,
     conv_block,
     fixed_set,
     load_export,
     load_pipeline_crops,
-    logits_of,
     run_epochs,
     start_run,
+    with_held_out,
 )
 from torch import nn
 
@@ -144,11 +143,8 @@ def main() -> None:
 
     dev_x, dev_y = fixed_set(args.seed + 2, dev_images, dev_labels, 1000 if args.quick else DEV_SIZE,
                               sideways=True)
-    for held_x, held_y in held:
-        held_acc = accuracy(logits_of(final, held_x), held_y)
-        pipeline_record["held_out_accuracy"] = held_acc
-        print(f"held-out pipeline crops: accuracy {held_acc:.4f}", flush=True)
-        dev_x, dev_y = np.concatenate([dev_x, held_x]), np.concatenate([dev_y, held_y])
+    for held_out in held:
+        dev_x, dev_y = with_held_out(final, (dev_x, dev_y), held_out, pipeline_record)
     temperature, path, difference = calibrate_and_export(final, (dev_x, dev_y), args.out, val_photo[:256])
     data = path.read_bytes()
     if len(data) > MAX_BYTES:
