@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from sheetscan.vision import _group, _strikes
+from sheetscan.vision import _group, _print, _strikes
 from sheetscan.vision._angles import choose_angles
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._regroup import regroup
@@ -40,7 +40,6 @@ from sheetscan.vision._zone_ink import (
     CIRCLE,
     LabelPlace,
     ZonesLike,
-    at_label,
     block_members,
     components,
     follow_neighbours,
@@ -224,43 +223,13 @@ def find_numbers(ink: Ink, zones: ZonesLike, *, gap: float = 0.8) -> Tokens:
     return Tokens(blocks=tuple(blocks), target=target)
 
 
-def _ink_level(token: NumberToken) -> float:
-    """How dark the token's ink is (the 90th percentile of its strokes' strength)."""
-    gray = token.image.gray
-    strokes = gray[gray > 40]
-    return float(np.percentile(strokes, 90)) if strokes.size else 0.0
-
-
-def _without_print(blocks: list[ZoneTokens], labels: dict[int, LabelPlace], *, share: float = 0.55,
-                   short: float = 0.75) -> list[ZoneTokens]:
-    """The blocks without the form's printed labels (пуля, гора, висты, имя): printed in light grey,
-    far fainter than any pen, and smaller than the handwriting; a "number" whose ink is below `share`
-    of the sheet's typical ink and whose letters stand less than `short` of its block's digit height,
-    or that lies on its zone's label (`labels`, `at_label`), is one.
-
-    Decision: only on printed forms (their labels are known to be light grey); a hand-drawn sheet
-    may hold a pencil writer next to pen writers, whose faint numbers must stay. Decision: the height
-    too, because a pale pen on a form is as faint as the labels (rendered sheets: pale writers at
-    0.52-0.55 of the sheet's ink, labels at 0.47-0.50) while its digits stand at least 0.74 of their
-    block's digit height and the labels' letters at most 0.68. Decision: on the label's own place
-    faint ink is enough, because a writer who writes as small as the print (the web app's sample:
-    digits 26 px, the label's letters 22 px tall) leaves the height no use there.
-    """
-    levels = [_ink_level(t) for b in blocks for t in b.candidates[0][1]] if blocks else []
-    if len(levels) < 5:
+def _without_print(blocks: list[ZoneTokens], labels: dict[int, LabelPlace]) -> list[ZoneTokens]:
+    """The blocks without the form's printed labels (`_print.printed`)."""
+    printed = _print.printed([t for b in blocks for t in b.candidates[0][1]], labels) if blocks else None
+    if printed is None:
         return blocks
-    floor = share * float(np.median(levels))
-
-    def printed(token: NumberToken) -> bool:
-        tallest = max((box[3] for box in token.image.digit_boxes), default=0)
-        place = labels.get(token.zone)
-        return _ink_level(token) < floor and (tallest < short * token.digit_size[0]
-                                              or (place is not None and at_label(token.quad, place)))
-
     return [replace(b, candidates=tuple((a, _Lazily(t for t in numbers if not printed(t)))
                                         for a, numbers in b.candidates)) for b in blocks]
-
-
 
 
 def _candidate_angles(angles: Sequence[float]) -> tuple[int, ...]:
