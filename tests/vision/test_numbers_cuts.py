@@ -249,3 +249,17 @@ def test_the_totals_do_not_rewrite_two_readings_to_fit_around_one() -> None:
     readings[id(fifty)] = NumberReading(((50, 0.99),), ())
     parts = choose_cuts(reader, [(True, True, [forty, forty_six, fifty])], readings)
     assert {key: [r.value for _, r in found] for key, found in parts.items()} == {id(forty_six): [46]}
+
+
+def test_a_one_is_looked_for_before_a_wide_digit_not_after_it() -> None:
+    # A lone glyph 44 px wide where this writer's digits are 28 wide (wide enough to hold a "1" run into
+    # its digit) reads a sure 4. Cut 8 px off its left side it reads "1" and "4", both sure: the "1" of
+    # 14 run into its 4, so 14. Cut 8 px off its right side it reads "4" and "1" just as surely, but
+    # that is a wide 4's stem cut off (the rest still reads 4), not a "1" written after it: 4 stays.
+    glyph = ((0, 0, 44, 40),)
+    reader = _ByWidth({44: (4, 0.99), 36: (4, 0.99), 8: (1, 0.99)})
+    front = _token(((glyph, ((0, 0, 8, 40), (8, 0, 36, 40))),), size=(40.0, 28.0))
+    back = _token(((glyph, ((0, 0, 36, 40), (36, 0, 8, 40))),), size=(40.0, 28.0))
+    for token, value in ((front, 14), (back, None)):
+        parts = choose_cuts(reader, [(True, True, [token])], {id(token): NumberReading(((4, 0.99),), ())})
+        assert [r.value for _, r in parts.get(id(token), ())] == ([value] if value else [])
