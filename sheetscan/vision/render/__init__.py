@@ -14,7 +14,7 @@ learns from; everything that measures uses "validation" or "test" (the default).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import cv2
@@ -106,7 +106,8 @@ def render_game(record: Mapping[str, Any], **options: Any) -> Rendered:
 def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None = None, seed: int = 0,
                  digits_from: Split = "test", photo: bool = True, size: tuple[int, int] = (4000, 3000),
                  max_tilt: float = 35.0, crossed_out_rate: float = 0.04, bend_chance: float = 0.35,
-                 orientation: Literal["any", "landscape", "portrait"] = "any") -> Rendered:
+                 orientation: Literal["any", "landscape", "portrait"] = "any", writing_scale: float = 1.0,
+                 line_scale: float = 1.0, distance: float = 1.0) -> Rendered:
     """Draw `sheet` (`sheetscan.sheet/1`) by hand or on a form, photograph it, and say where everything is.
 
     `layout` defaults to the hand-drawn layout for the sheet's players; `size` is the photo's (width,
@@ -115,6 +116,9 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
     `crossed_out_rate` is the share of numbers first written wrong and crossed out; `bend_chance` how
     often the paper does not lie flat (then the truth's points include the bend, and `homography` is
     off by at most the truth's `bend_px`). The same arguments always give the same pixels.
+    Beyond the usual range (`bench/bench_styles.py`): `writing_scale` scales everyone's writing,
+    `line_scale` the drawn lines' width (hand-drawn layouts) and `distance` how far away the photo is
+    taken (2: the paper half as wide in the photo).
     """
     if digits_from not in ("train", "validation", "test"):
         raise ValueError(f"digits_from must be train, validation or test, not {digits_from!r}")
@@ -138,11 +142,12 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
 
     proportions = chosen.default if chosen.printed else vary_proportions(chosen, rng)
     geometry = chosen.geometry(proportions)
-    paper, to_px, px_per_mm, paper_kind = _blank_sheet(chosen, geometry, sheet, rng, grain, pen, long_px)
+    paper, to_px, px_per_mm, paper_kind = _blank_sheet(chosen, geometry, sheet, rng, grain, pen, long_px,
+                                                       line_scale)
 
     part = load_mnist(digits_from)
     sheet_h = sheet_height(to_px)
-    writers = [make_writer(part, hands, height=sheet_h * float(hands.uniform(0.022, 0.034)),
+    writers = [make_writer(part, hands, height=sheet_h * float(hands.uniform(0.022, 0.034)) * writing_scale,
                            pencil=bool(hands.random() < 0.1)) for _ in range(n)]
     turns = [bool(hands.random() < 0.3) for _ in range(n)]  # writes along the top band, not across it
     written = {zone: with_mistakes(values, crossed_out_rate, slips)
@@ -164,7 +169,8 @@ def render_sheet(sheet: Mapping[str, Any], *, layout: str | SheetLayout | None =
     if rng.random() < 0.3:
         crease(paper, rng)
     image, paper_to_photo, to_photo, quality, tilt, bend_px = _photograph(
-        paper, camera, photo=photo, size=(width, height), max_tilt=max_tilt, bend_chance=bend_chance)
+        paper, camera, photo=photo, size=(width, height), max_tilt=max_tilt, bend_chance=bend_chance,
+        distance=distance)
     homography = paper_to_photo @ to_px
     homography /= homography[2, 2]
 
@@ -186,7 +192,8 @@ PointMap = Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]]
 
 
 def _blank_sheet(layout: SheetLayout, geometry: SheetGeometry, sheet: Mapping[str, Any],
-                 rng: np.random.Generator, grain: np.random.Generator, pen: np.random.Generator, long_px: int
+                 rng: np.random.Generator, grain: np.random.Generator, pen: np.random.Generator, long_px: int,
+                 line_scale: float = 1.0
                  ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], float, str]:
     """The paper with the sheet drawn or printed on it, before anyone writes.
 
@@ -202,19 +209,21 @@ def _blank_sheet(layout: SheetLayout, geometry: SheetGeometry, sheet: Mapping[st
         to_px = np.array([[right - left, 0, left], [0, bottom - top, top], [0, 0, 1]], np.float64)
         return paper, to_px, px_per_mm, "form"
     paper, to_px, px_per_mm, kind = hand_paper(geometry.aspect, rng, grain, long_px)
-    draw_lines(paper, geometry, to_px, LineStyle.random(pen, sheet_height(to_px)), pen)
+    style = LineStyle.random(pen, sheet_height(to_px))
+    draw_lines(paper, geometry, to_px, replace(style, thickness=style.thickness * line_scale), pen)
     return paper, to_px, px_per_mm, kind
 
 
 def _photograph(paper: npt.NDArray[np.uint8], camera: np.random.Generator, *, photo: bool,
-                size: tuple[int, int], max_tilt: float, bend_chance: float
+                size: tuple[int, int], max_tilt: float, bend_chance: float, distance: float
                 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], PointMap, int, float, float]:
     """The photo of the paper (or the paper itself) and how paper points map into it.
 
     Returns (image, paper → photo homography, exact point map, JPEG quality, tilt, bend in pixels).
     """
     if photo:
-        shot = photograph(paper, camera, size=size, max_tilt=max_tilt, bend_chance=bend_chance)
+        shot = photograph(paper, camera, size=size, max_tilt=max_tilt, bend_chance=bend_chance,
+                          distance=distance)
         return shot.image, shot.paper_to_photo, shot.to_photo, shot.jpeg_quality, shot.tilt, shot.bend_px
 
     def same(points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

@@ -114,8 +114,9 @@ def _table(rng: np.random.Generator, w: int, h: int) -> Floats:
 
 
 def _placement(rng: np.random.Generator, paper_w: int, paper_h: int, width: int, height: int,
-               max_tilt: float) -> tuple[npt.NDArray[np.float32], float, float]:
-    """Photo positions of the paper's corners for a random turn, tilt and distance."""
+               max_tilt: float, distance: float = 1.0) -> tuple[npt.NDArray[np.float32], float, float]:
+    """Photo positions of the paper's corners for a random turn, tilt and distance (`distance` times
+    farther than usual: the paper that much smaller in the photo)."""
     # People mostly square the phone to the sheet from one of its sides; sometimes they do not.
     if rng.random() < 0.7:
         angle = float(90 * rng.integers(4) + rng.normal(0, 8)) % 360
@@ -137,7 +138,7 @@ def _placement(rng: np.random.Generator, paper_w: int, paper_h: int, width: int,
     cam = pts3 @ rot.T + [0.0, 0.0, focal * rng.uniform(1.1, 1.5)]
     proj = cam[:, :2] / cam[:, 2:3] * focal
     lo, hi = proj.min(axis=0), proj.max(axis=0)
-    fill = rng.uniform(0.72, 0.96)
+    fill = rng.uniform(0.72, 0.96) / distance
     scale = fill * min(width / (hi[0] - lo[0]), height / (hi[1] - lo[1]))
     proj = (proj - lo) * scale
     size = hi - lo
@@ -147,11 +148,12 @@ def _placement(rng: np.random.Generator, paper_w: int, paper_h: int, width: int,
 
 
 def photograph(paper: Image, rng: np.random.Generator, *, size: tuple[int, int],
-               max_tilt: float = 35.0, bend_chance: float = 0.35) -> Shot:
-    """Photograph `paper` lying on a table: returns the photo and the paper → photo homography."""
+               max_tilt: float = 35.0, bend_chance: float = 0.35, distance: float = 1.0) -> Shot:
+    """Photograph `paper` lying on a table: returns the photo and the paper → photo homography.
+    `distance` > 1 takes it from that many times farther away than usual (see `_placement`)."""
     width, height = size
     ph, pw = paper.shape[:2]
-    quad, angle, tilt = _placement(rng, pw, ph, width, height, max_tilt)
+    quad, angle, tilt = _placement(rng, pw, ph, width, height, max_tilt, distance)
     src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32)
     homography = cv2.getPerspectiveTransform(src, quad).astype(np.float64)
     sw, sh = max(8, width // 4), max(8, height // 4)
