@@ -10,7 +10,7 @@ rectangle plus a small margin, about 2000 px on its long side, true proportions)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import cv2
@@ -40,6 +40,9 @@ RECTIFIED_LONG_SIDE = 2000
 """Long side of the rectified image in pixels (margin included)."""
 _MARGIN_SHARE = 0.025  # margin around the outer rectangle, as a share of the long side
 _PREVIEW_SIDE = 1200  # detection runs on a copy of the photo this big
+_PAPER_PREVIEW_SIDE = 400  # the paper of a far sheet is looked for on a copy this big
+_FAR_PAPER = 0.45  # a sheet is looked for in its paper's region too when that is under this share
+_FAR_FIRST = 0.25  # ... and there first when under this one (bench photos: 0.31 and more)
 _ENLARGED = 1.25  # a sheet enlarged more than this to be rectified is interpolated bicubically
 _QR_PREFIX = "sheetscan:"
 _CONTRASTS = (0.78, 0.62, 0.48)  # ink darker than this share of the paper, tried in turn
@@ -120,25 +123,58 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     that runs off the photo is returned with `partial=True` and a note saying which side. `debug` (a
     callable or a folder) receives `01_photo_sheet` (the outline found, on the photo) and `02_rectified`.
     """
-    small, scale = photo.preview(_PREVIEW_SIDE)
+    # Decision: a sheet photographed from afar (its paper well under half the photo) is looked for in
+    # the paper's own region too, because every size in the search is a share of the photo: at such a
+    # distance the table's dark rim lies within the frame's "bare paper" ring and the frame's lines are
+    # a pixel wide in the preview. Where the paper is small (under `_FAR_FIRST` of the photo) its
+    # region is searched first, since the whole photo then also shows false outlines (seen drawn 70-600
+    # px off on blank sheets photographed 2.2 times farther than usual); otherwise only when the whole
+    # photo gives nothing, so that no photo a sheet was found in before changes.
+    views = [(photo, (0, 0))]
+    paper = _paper_box(photo)
+    if paper is not None:
+        (x0, y0, x1, y1), share = paper
+        view = replace(photo, image=photo.image[y0:y1, x0:x1], width=x1 - x0, height=y1 - y0)
+        views.insert(0 if share < _FAR_FIRST else 1, (view, (x0, y0)))
+    sheet, markers = None, 0
+    for view, offset in views:
+        sheet, seen = _find_in(view, photo, offset)
+        markers = max(markers, seen)
+        if sheet is not None:
+            break
+    if sheet is None:
+        saw = f"found {markers} of 4" if markers else "found none"
+        raise NoSheetError(
+            f"{photo.name}: no scoresheet found — looked for the 4 ArUco markers of a printed form ({saw}) "
+            "and for the drawn outer rectangle of a hand-drawn sheet (no closed four-sided outline of ink "
+            "big enough); photograph the whole sheet from above, filling most of the picture"
+        )
+    _emit_debug(debug, photo, sheet)
+    return sheet
+
+
+def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[RectifiedSheet | None, int]:
+    """The sheet found in `view`, the part of `photo` whose top-left corner is at `offset`, rectified
+    from `photo` (None when neither a form's markers nor a drawn outer rectangle are found there), and
+    how many of a form's markers were seen."""
+    small, scale = view.preview(_PREVIEW_SIDE)
     gray = u8(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    shift = f64(offset)
     markers = _detect_markers(gray, scale)
     if 0 < len(markers) < 4 and scale < 1.0:
         # Some markers seen but not all: small markers may need more pixels than the preview has.
-        bigger, big_scale = photo.preview(2 * _PREVIEW_SIDE)
+        bigger, big_scale = view.preview(2 * _PREVIEW_SIDE)
         more = _detect_markers(u8(cv2.cvtColor(bigger, cv2.COLOR_BGR2GRAY)), big_scale)
         if len(more) > len(markers):
             markers = more
     line_width = max(2.0, 0.003 * max(small.shape[:2]))
-    pooled = _min_pooled(photo, small.shape[:2])
+    pooled = _min_pooled(view, small.shape[:2])
     ratios = {"min": dark_ratio(pooled, line_width=line_width, channel="min")}
     mask = _below(ratios["min"], _CONTRASTS[0])
     if len(markers) >= 2:
-        form = _from_markers(photo, markers, mask, scale)
+        form = _from_markers(photo, {i: m + shift for i, m in markers.items()}, mask, scale, shift)
         if form is not None:
-            _emit_debug(debug, photo, form)
-            return form
-    sheet: RectifiedSheet | None = None
+            return form, len(markers)
     # Decision: start with faint ink in any colour (pencil lines count) and demand darker or neutral
     # ink only when nothing clean was found, because the printed grid of squared notebook paper is
     # faint coloured ink that hides the frame. When a third of the photo is "ink" at the start, a grid
@@ -203,16 +239,29 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
                       and _apart(c[0].quad, chosen[0].quad, size)]
             candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
     if candidates:
-        sheet = _from_drawn_frame(photo, _choose_frame(candidates), scale)
-    if sheet is None:
-        seen = f"found {len(markers)} of 4" if markers else "found none"
-        raise NoSheetError(
-            f"{photo.name}: no scoresheet found — looked for the 4 ArUco markers of a printed form ({seen}) "
-            "and for the drawn outer rectangle of a hand-drawn sheet (no closed four-sided outline of ink "
-            "big enough); photograph the whole sheet from above, filling most of the picture"
-        )
-    _emit_debug(debug, photo, sheet)
-    return sheet
+        return _from_drawn_frame(photo, _choose_frame(candidates), scale, shift), len(markers)
+    return None, len(markers)
+
+
+def _paper_box(photo: Photo) -> tuple[tuple[int, int, int, int], float] | None:
+    """Where to look for a sheet photographed from afar: the box (left, top, right, bottom, photo px)
+    round the biggest bright region, the paper, with a margin of a tenth of its size, and the share of
+    the photo the paper's own box covers; None when there is no such region or it already covers
+    `_FAR_PAPER` of the photo (looking there would change little)."""
+    small, scale = photo.preview(_PAPER_PREVIEW_SIDE)
+    gray = u8(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (0, 0), 1.5))
+    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    if count < 2:
+        return None
+    x, y, w, h, area = (int(v) for v in stats[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))])
+    if area < 0.02 * gray.size or w * h > _FAR_PAPER * gray.size:
+        return None
+    margin = 0.1 * max(w, h)
+    left, top = max(0.0, (x - margin) / scale), max(0.0, (y - margin) / scale)
+    right = min(float(photo.width), (x + w + margin) / scale)
+    bottom = min(float(photo.height), (y + h + margin) / scale)
+    return (int(left), int(top), math.ceil(right), math.ceil(bottom)), w * h / gray.size
 
 
 def _min_pooled(photo: Photo, shape: tuple[int, ...]) -> U8:
@@ -261,7 +310,10 @@ def _marker_homography(page: FormPage, markers: dict[int, F64]) -> tuple[F64, fl
     return f64(h), float(err.max())
 
 
-def _from_markers(photo: Photo, markers: dict[int, F64], mask: U8, scale: float) -> RectifiedSheet | None:
+def _from_markers(photo: Photo, markers: dict[int, F64], mask: U8, scale: float, shift: F64
+                  ) -> RectifiedSheet | None:
+    """The form whose markers (photo px) are `markers`; `mask` is the ink at `scale` of the part of the
+    photo whose top-left corner is at `shift`."""
     candidates = []
     for layout in _form_layouts():
         assert layout.page is not None
@@ -301,7 +353,7 @@ def _from_markers(photo: Photo, markers: dict[int, F64], mask: U8, scale: float)
         # where it is found near where the markers put it. (With all four, the markers' 16 sub-pixel
         # corners are more exact than any line fit.)
         band = max(3.0, 0.01 * max(mask.shape))
-        refined = refine_quad(mask, corners * scale, band=band) / scale
+        refined = refine_quad(mask, (corners - shift) * scale, band=band) / scale + shift
         if float(np.abs(refined - corners).max()) < 3 * band / scale:
             corners = refined
     partial, where = _outside(corners, photo)
@@ -491,11 +543,14 @@ def _votes(frame: FrameCandidate, frames: list[FrameCandidate], size: int) -> in
     return sum(float(np.hypot(*(f.quad - frame.quad).T).max()) < 0.015 * size for f in frames)
 
 
-def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], scale: float) -> RectifiedSheet:
+def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], scale: float, shift: F64
+                      ) -> RectifiedSheet:
+    """The sheet inside the chosen outline, found at `scale` in the part of the photo whose top-left
+    corner is at `shift`."""
     best, mask = chosen
     band = max(3.0, 0.025 * max(mask.shape))
     quad = refine_quad(mask, best.quad, band=band) if not best.touches else best.quad
-    corners = order_clockwise(quad / scale)
+    corners = order_clockwise(quad / scale + shift)
     partial, where = _outside(corners, photo)
     notes: list[str] = []
     if best.touches or partial:

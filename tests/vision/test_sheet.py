@@ -119,6 +119,22 @@ def test_faint_frame_on_ruled_paper_is_found(layout: str, seed: int, paper: str,
     assert_frame_found(blank_render(layout, seed, max_tilt=tilt), paper)
 
 
+# Blank sheets photographed from afar (`distance`: the paper that many times smaller in the photo than
+# usual), whose drawn frame was not found before (exit 3) or was taken for an outline 100-1100 px off:
+# every size in the search is a share of the photo, so the search now runs in the paper's own region.
+@pytest.mark.parametrize(("layout", "seed", "distance"), [
+    ("standard-3", 101, 2.2), ("standard-4", 101, 2.2), ("standard-3", 200, 1.8), ("standard-4", 201, 1.8),
+])
+def test_a_sheet_photographed_from_afar_is_found(layout: str, seed: int, distance: float) -> None:
+    rendered = blank_render(layout, seed, distance=distance)
+    found = find_sheet(load_photo(rendered.jpeg()))
+    assert found.source == "drawn" and not found.partial
+    truth = np.asarray(rendered.truth["corners"], np.float64)
+    # The paper fills well under a quarter of the photo.
+    assert cv2.contourArea(truth.astype(np.float32)) < 0.25 * 2000 * 1500
+    assert cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
+
+
 # Very faint pencil on plain paper, that gave no sheet before (exit 3):
 # - seed 126 (on a striped table): the frame's top and bottom sides break into dashes in their middle
 #   at every usual level, and at the faint ones the paper's edge and a table stripe close an outline
