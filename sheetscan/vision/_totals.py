@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sheetscan.vision import _group
+from sheetscan.vision._confusion import shared_confusions
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._steps import LONGEST, STEP_BACK, Choice, Part, monotone_picks, step_cost
 from sheetscan.vision._swallow import Way, absorbed, finds_a_one, may_swallow, wide_ways
@@ -135,8 +136,18 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             picks = [0] * len(choices)
             for k, pick in zip(kept, monotone_picks([choices[k] for k in kept], rising=rising), strict=True):
                 picks[k] = pick
+            # A run of numbers misread the same way costs its dearest swap (`_confusion`).
+            runs = shared_confusions([choices[k][picks[k]] for k in kept], rising=rising,
+                                     open_to=[id(sequence[k]) in others and id(sequence[k]) not in fixed
+                                              for k in kept],
+                                     alternative_cost=_ALTERNATIVE_COST)
+            swapped = {id(sequence[kept[position]]): choice for position, choice in runs.items()}
+        else:
+            swapped = {}
         for token, found, pick in zip(sequence, choices, picks, strict=True):
-            if pick > 0 or id(token) in fixed:
+            if id(token) in swapped:
+                out[id(token)] = swapped[id(token)][0]
+            elif pick > 0 or id(token) in fixed:
                 out[id(token)] = found[pick][0]
     return out
 
