@@ -1,0 +1,135 @@
+"""Benchmark of reading photos in styles beyond the renderer's usual ranges, beside the usual style.
+
+    .venv/bin/python bench/bench_styles.py [--photos 8] [--seed 5000] [--styles usual small far ...]
+
+The issue's reading is also measured on sheets drawn in styles we do not see, so each style here takes
+one thing past what `bench_scan.py`'s photos (and everything the code was tuned on) ever show, on the
+same sheets, seeds and writers, and the table prints how much of the usual style's accuracy it keeps:
+
+- small / big writing: everyone writes 0.65× / 1.4× as tall (`render_sheet(writing_scale=)`);
+- thick / thin lines: the sheet drawn with a felt-tip 2.5× as wide / a fine pen 0.4× as wide
+  (`line_scale=`; hand-drawn layouts only, printed forms are as printed);
+- far: the photo taken 1.67× farther away, so the paper fills 43–58 % of the photo's side (`distance=`);
+- steep: tilted up to 50° (the usual photos: up to 35°);
+- dark: an underexposed photo, 0.4 of the light, with sensor noise (σ 6 grey levels);
+- blur: out of focus, a Gaussian blur of σ 2.2 px on the 12 MP photo;
+- jpeg: saved at JPEG quality 35.
+
+Handwriting comes from MNIST's validation and test parts only, as in `bench_scan.py`; 12 MP photos,
+full pipeline (`scan`), the CNN recogniser; figures as `bench_scan.py` defines them, plus photos with
+no result (no sheet found).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_scan import LAYOUTS, ROOT, Tally, run_one
+
+from sheetscan.vision.recognise import find_recognizer
+from sheetscan.vision.render import Rendered, render_sheet, sheet_or_game
+
+Image = np.ndarray[Any, np.dtype[np.uint8]]
+
+
+def _dark(image: Image) -> Image:
+    noise = np.random.default_rng(1).normal(0.0, 6.0, image.shape)
+    return np.clip(image.astype(np.float64) * 0.4 + noise, 0, 255).astype(np.uint8)
+
+
+def _blur(image: Image) -> Image:
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), 2.2), np.uint8)
+
+
+@dataclass(frozen=True)
+class Style:
+    """How one style departs from the usual: renderer options, and what happens to the photo after."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    """Extra `render_sheet` keyword arguments."""
+    after: Callable[[Image], Image] | None = None
+    """A change to the photo's pixels (exposure, focus)."""
+    quality: int | None = None
+    """The JPEG quality the photo is saved at, instead of the renderer's."""
+
+
+STYLES = {
+    "usual": Style(),
+    "small": Style({"writing_scale": 0.65}),
+    "big": Style({"writing_scale": 1.4}),
+    "thick": Style({"line_scale": 2.5}),
+    "thin": Style({"line_scale": 0.4}),
+    "far": Style({"distance": 1.0 / 0.6}),
+    "steep": Style({"max_tilt": 50.0}),
+    "dark": Style(after=_dark),
+    "blur": Style(after=_blur),
+    "jpeg": Style(quality=35),
+}
+
+
+def styled(style: Style, sheet: dict[str, Any], layout: str, seed: int, digits: str) -> Rendered:
+    """One photo of `sheet` in `style`."""
+    rendered = render_sheet(sheet, layout=layout, seed=seed, digits_from=digits,  # type: ignore[arg-type]
+                            **style.options)
+    if style.after is not None:
+        rendered = replace(rendered, image=style.after(rendered.image))
+    if style.quality is not None:
+        rendered = replace(rendered, jpeg_quality=style.quality)
+    return rendered
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Render each style's photos, scan and score them, print the markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--photos", type=int, default=8, help="photos per style (default 8)")
+    parser.add_argument("--seed", type=int, default=5000, help="first render seed (default 5000)")
+    parser.add_argument("--styles", nargs="+", choices=sorted(STYLES), default=list(STYLES),
+                        help="styles to read (default: all; 'usual' is always read first)")
+    args = parser.parse_args(argv)
+    games = sorted((ROOT / "samples").glob("game-*.json"))
+    sheets = [sheet_or_game(json.loads(path.read_text(encoding="utf-8"))) for path in games]
+    cnn = find_recognizer("cnn")
+    tallies: dict[str, Tally] = {}
+    for name in ["usual", *(s for s in args.styles if s != "usual")]:
+        tally = tallies[name] = Tally()
+        for i in range(args.photos):
+            sheet = sheets[i % len(sheets)]
+            layout = LAYOUTS[len(sheet["players"])][(i // len(sheets)) % 2]
+            digits = "test" if i % 2 == 0 else "validation"
+            rendered = styled(STYLES[name], sheet, layout, args.seed + i, digits)
+            run_one(cnn, rendered.jpeg(), rendered.truth, tally)
+        print(f"  {name}: {tally.row(name, 1.0)}", file=sys.stderr)
+    usual = tallies["usual"]
+
+    def kept(tally: Tally, right: str, total: str) -> str:
+        mine = getattr(tally, right) / max(1, getattr(tally, total))
+        base = getattr(usual, right) / max(1, getattr(usual, total))
+        return f"{100.0 * mine:.2f}% ({mine / base:.2f})" if base else f"{100.0 * mine:.2f}%"
+
+    print(f"{args.photos} rendered 12 MP photos per style, seeds {args.seed}–{args.seed + args.photos - 1}, "
+          "full pipeline, CNN; in brackets the share of the usual style's figure kept\n")
+    print("| style | digits | numbers | zone final values | no sheet found | s / photo |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, tally in tallies.items():
+        seconds = sum(tally.seconds) / max(1, len(tally.seconds))
+        print(f"| {name} | {kept(tally, 'digits_right', 'digits')} | "
+              f"{kept(tally, 'numbers_right', 'numbers')} | {kept(tally, 'zones_right', 'zones')} | "
+              f"{tally.failures} | {seconds:.2f} s |")
+    for name, tally in tallies.items():
+        if tally.errors:
+            print(f"\n{name} errors: " + ", ".join(f"{k} {v}" for k, v in tally.errors.most_common()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
