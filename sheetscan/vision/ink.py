@@ -14,7 +14,7 @@ violet, and the sheet's lines are printed grey/black or drawn by the same pens a
    (squared paper's ruling, printed lines), then give back the pieces of line that handwriting
    crosses, so a digit written across a line is not cut in two;
 5. drop what cannot be handwriting: blobs as long as a good part of the sheet (unfound lines, the
-   paper's edge, a shadow's border).
+   paper's edge, a shadow's border), keeping the digits written against such a line.
 """
 
 from __future__ import annotations
@@ -59,9 +59,10 @@ def find_ink(
     `line_mask` marks the sheet's drawn lines (non-zero = line). `strong` and `weak` are the
     hysteresis thresholds as a share of the paper's brightness: a stroke pixel must be at least `weak`
     darker than the paper and lie next to one at least `strong` darker. Ink blobs longer than `max_extent`
-    of the sheet's shorter side are taken for lines and dropped; so are straight level or upright
-    runs of ink longer than `grid_length` of it (the ruling of squared paper, printed lines), except
-    where handwriting crosses them. A faint pen or pencil gets lower thresholds where all the ink
+    of the sheet's shorter side are taken for lines and dropped (with `line_mask`, less the handwriting
+    joined to them: `_cut_long_blobs`); so are straight level or upright runs of ink longer than
+    `grid_length` of it (the ruling of squared paper, printed lines), except where handwriting crosses
+    them. A faint pen or pencil gets lower thresholds where all the ink
     around is faint (`_local_strong`), down to `faintest` for the strong one.
     """
     if image.ndim == 2:
@@ -86,7 +87,15 @@ def find_ink(
     if lines.any():
         mask = _remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
                              line_length=max_extent * min(mask.shape))
-    mask = _drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
+    # Decision: handwriting joined to a long blob is kept only when the sheet's drawn lines are given (the
+    # reading of a sheet): a blob that long is then a line the zone stage did not give, and the digits
+    # written against it are cut off it (`_cut_long_blobs`). Without them (the ink of everything, as the
+    # bench's truth zones look for the lines' own ink), a long blob goes whole, as before.
+    if line_mask is not None:
+        mask = _cut_long_blobs(mask, max_length=max_extent * min(mask.shape),
+                               straight=grid_length * min(mask.shape))
+    else:
+        mask = _drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
     return Ink(mask=mask, strength=strength, stroke_width=_stroke_width(mask))
 
 
@@ -222,19 +231,25 @@ def _straight_lines(mask: Mask, *, length: float) -> Mask:
 
 
 def _unbroken_slanting(half: Mask, segments: npt.NDArray[np.generic]) -> npt.NDArray[np.int64]:
-    """The segments (K × 4: x0, y0, x1, y1) slanting 8-82° whose every pixel, sampled about one a pixel
-    along them, is ink in `half` for at least 95 % of the samples.
+    """The segments (K × 4: x0, y0, x1, y1) slanting 8-82° that are unbroken ink in `half` (`_unbroken`)."""
+    seg = np.asarray(segments, np.int64).reshape(-1, 4)
+    dx, dy = seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]
+    slope = np.abs(np.degrees(np.arctan2(dy, dx))) % 90.0
+    # Level and upright lines are found by the openings; the slanting ones only here.
+    return _unbroken(half, seg[(slope >= 8.0) & (slope <= 82.0)])
+
+
+def _unbroken(half: Mask, segments: npt.NDArray[np.generic]) -> npt.NDArray[np.int64]:
+    """The segments (K × 4: x0, y0, x1, y1) whose every pixel, sampled about one a pixel along them, is
+    ink in `half` for at least 95 % of the samples.
 
     All segments are sampled at once (the places `np.linspace` gives each, its last one the end itself)
     rather than one by one: a sheet gives a few hundred segments.
     """
     seg = np.asarray(segments, np.int64).reshape(-1, 4)
-    dx, dy = seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]
-    slope = np.abs(np.degrees(np.arctan2(dy, dx))) % 90.0
-    # Level and upright lines are found by the openings; the slanting ones only here.
-    seg, dx, dy = (a[(slope >= 8.0) & (slope <= 82.0)] for a in (seg, dx, dy))
     if len(seg) == 0:
         return np.asarray(seg, np.int64)
+    dx, dy = seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1]
     count = np.maximum(2, np.hypot(dx, dy).astype(np.int64))
     which = np.repeat(np.arange(len(seg)), count)
     first = np.cumsum(count) - count
@@ -419,6 +434,82 @@ def _drop_long_blobs(mask: Mask, *, max_length: float) -> Mask:
     return np.where(drop, 0, mask).astype(np.uint8)
 
 
+def _cut_long_blobs(mask: Mask, *, max_length: float, straight: float) -> Mask:
+    """`mask` less the blobs longer than `max_length` either way, but with the handwriting joined to them.
+
+    Such a blob is a line the zone stage did not give (a freehand spoke wandering off the model, a line
+    no layout has) or the paper's edge; digits written against the line touch it and were dropped with
+    it: a whole row of numbers hanging from a line was lost. A line is straight over a stretch longer than
+    any stroke of a digit (`straight` px, as `_straight_lines` takes it); a digit is not. So the blob's
+    straight stretches (any slant, found on the blob alone) are taken out, one line width wide, and what is
+    left of the blob is kept where it is shaped like writing beside the line, not like more of the line
+    (`_beside_lines`).
+    """
+    drop = long_blobs(mask, max_length)
+    if drop is None:
+        return mask
+    out = np.where(drop, 0, mask).astype(np.uint8)
+    points = cv2.findNonZero(np.asarray(drop, np.uint8))
+    x0, y0, w, h = cv2.boundingRect(points)
+    blob = np.where(drop[y0:y0 + h, x0:x0 + w], 255, 0).astype(np.uint8)
+    width = _line_width((blob > 0).astype(np.uint8))
+    size = max(60, int(straight))
+    # At half size, as `_straight_lines` looks for slanting lines (a line stays unbroken there).
+    half = cv2.resize(blob, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    half = _at_least(np.asarray(half, np.uint8), 64)
+    found = cv2.HoughLinesP(half, 1, np.pi / 180, threshold=size // 2, minLineLength=size // 2, maxLineGap=1)
+    if found is None:
+        return out
+    segments = 2 * _unbroken(half, np.asarray(found).reshape(-1, 4))
+    lines = np.zeros_like(blob)
+    for sx0, sy0, sx1, sy1 in segments:
+        cv2.line(lines, (int(sx0), int(sy0)), (int(sx1), int(sy1)), 255, width)
+    rest = np.where(lines > 0, 0, blob).astype(np.uint8)
+    kept = _beside_lines(rest, segments, width=width, longest=size)
+    if kept is not None:
+        ys, xs = np.nonzero(kept)
+        out[ys + y0, xs + x0] = 255
+    return out
+
+
+def _beside_lines(rest: Mask, segments: npt.NDArray[np.int64], *, width: int, longest: int) -> Mask | None:
+    """The pieces of `rest` (non-zero: what is left of long blobs once their straight stretches `segments`,
+    K × 4 px, painted `width` wide, are taken out) that are writing beside the lines, or None for none.
+
+    A piece is writing when it is no longer than `longest` either way (a longer one is more line), reaches
+    at least two line widths away from the lines, and has at most half of its ink within 1.5 line widths
+    of them (the second stroke of a line drawn twice, the wobble of a freehand line between its straight
+    stretches, and the line's fringe lie along it). Distances are measured from the segments drawn on
+    past both ends by half of `longest`: where a line bends beyond its last straight stretch (a spoke's
+    curved end), its bent end lies along that stretch's continuation, while a digit hanging from the
+    line stands off it.
+    """
+    count, found_labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    if count <= 1:
+        return None
+    labels = np.asarray(found_labels, np.int64)
+    along = np.zeros_like(rest)
+    for sx0, sy0, sx1, sy1 in segments:
+        direction = np.array([sx1 - sx0, sy1 - sy0], np.float64)
+        direction *= 0.5 * longest / max(1.0, float(np.hypot(*direction)))
+        a = np.rint(np.array([sx0, sy0]) - direction).astype(int)
+        b = np.rint(np.array([sx1, sy1]) + direction).astype(int)
+        cv2.line(along, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, width)
+    far = cv2.distanceTransform(cv2.bitwise_not(along), cv2.DIST_L2, 3)
+    ys, xs = np.nonzero(labels)
+    label = labels[ys, xs]
+    distance = far[ys, xs]
+    reach = np.zeros(count, np.float32)
+    np.maximum.at(reach, label, distance)
+    close = np.bincount(label[distance <= 1.5 * width], minlength=count)
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    writing = (extent <= longest) & (reach >= 2 * width) & (close <= 0.5 * stats[:, cv2.CC_STAT_AREA])
+    writing[0] = False
+    if not writing.any():
+        return None
+    return np.where(writing[labels], 255, 0).astype(np.uint8)
+
+
 def _stroke_width(mask: Mask) -> float:
     """Median stroke width: twice the distance to the background along the strokes' middles."""
     if not mask.any():
@@ -428,3 +519,4 @@ def _stroke_width(mask: Mask) -> float:
     ridge = (distance > 0) & (distance >= cv2.dilate(distance, np.ones((3, 3), np.uint8)))
     values = distance[ridge]
     return float(2.0 * np.median(values)) if values.size else 0.0
+
