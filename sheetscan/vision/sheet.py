@@ -21,16 +21,23 @@ from sheetscan.errors import NoSheetError
 from sheetscan.layouts import LAYOUTS, FormPage, SheetLayout
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._debug import DebugSink, emit, wants
+from sheetscan.vision._drawn_frame import (
+    apart,
+    below,
+    choose_frame,
+    closed,
+    frame_candidates,
+    frame_inside,
+    votes,
+    whole,
+)
 from sheetscan.vision._lines import dark_ratio, hysteresis
 from sheetscan.vision._quad import (
     FrameCandidate,
-    find_frames,
     order_clockwise,
     overrun_sides,
     rectangle_aspect,
     refine_quad,
-    segment_coverage,
-    side_coverage,
 )
 from sheetscan.vision.photo import Photo
 
@@ -170,7 +177,7 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
     line_width = max(2.0, 0.003 * max(small.shape[:2]))
     pooled = _min_pooled(view, small.shape[:2])
     ratios = {"min": dark_ratio(pooled, line_width=line_width, channel="min")}
-    mask = _below(ratios["min"], _CONTRASTS[0])
+    mask = below(ratios["min"], _CONTRASTS[0])
     if len(markers) >= 2:
         form = _from_markers(photo, {i: m + shift for i, m in markers.items()}, mask, scale, shift)
         if form is not None:
@@ -196,14 +203,14 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
             # (Not in the brightest channel, used for ruled paper: its rulings sit just above the level.)
             mask = hysteresis(ratio(channel), contrast, contrast + 0.1)
         else:
-            mask = _below(ratio(channel), contrast)
-        found = _frame_candidates(mask, dark)
+            mask = below(ratio(channel), contrast)
+        found = frame_candidates(mask, dark)
         candidates.extend(found)
         uncut.extend(mask for _ in found)
-        whole = [c for c, _ in candidates if _whole(c)]
-        if any(_votes(c, whole, max(mask.shape)) >= 3 for c in whole):
+        complete = [c for c, _ in candidates if whole(c)]
+        if any(votes(c, complete, max(mask.shape)) >= 3 for c in complete):
             break  # three ink levels agree on one fully drawn outline: enough
-    if not any(_whole(c) for c, _ in candidates):
+    if not any(whole(c) for c, _ in candidates):
         # Decision: the in-between and faintest levels come last and only when no level above saw a
         # whole outline, because they are no better where the usual levels see a frame (and every photo
         # that has one keeps the outline chosen as before). Decision: here only a whole outline clear of
@@ -220,26 +227,26 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
         last: list[tuple[FrameCandidate, U8]] = []
         for levels in _LAST_ATTEMPTS:
             for channel, contrast in levels:
-                level = _below(ratio(channel), contrast)
-                found = [c for c in _frame_candidates(level, dark, sharp_cut=True) if _whole(c[0])]
+                level = below(ratio(channel), contrast)
+                found = [c for c in frame_candidates(level, dark, sharp_cut=True) if whole(c[0])]
                 if found:
-                    last.extend(c for c in found if not overrun_sides(_closed(level), c[0].quad, size))
+                    last.extend(c for c in found if not overrun_sides(closed(level), c[0].quad, size))
             if last:
                 break
         part_drawn = [c for c, ink in zip(candidates, uncut, strict=True)
-                      if not overrun_sides(_closed(ink), c[0].quad, size)]
+                      if not overrun_sides(closed(ink), c[0].quad, size)]
         candidates = last or part_drawn
         if last:
             # Decision: a part-drawn frame seen inside the whole outline found here, apart from it all
             # round, is the frame (the outline is the paper's rim, closed at these levels), as
-            # `_choose_frame` decides for two whole ones. (One sharing corners with it is the frame
+            # `choose_frame` decides for two whole ones. (One sharing corners with it is the frame
             # with a faint corner cut off.)
-            chosen = _choose_frame(last)
-            inside = [c for c in part_drawn if _frame_inside(c[0], chosen, size)
-                      and _apart(c[0].quad, chosen[0].quad, size)]
+            chosen = choose_frame(last)
+            inside = [c for c in part_drawn if frame_inside(c[0], chosen, size)
+                      and apart(c[0].quad, chosen[0].quad, size)]
             candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
     if candidates:
-        return _from_drawn_frame(photo, _choose_frame(candidates), scale, shift), len(markers)
+        return _from_drawn_frame(photo, choose_frame(candidates), scale, shift), len(markers)
     return None, len(markers)
 
 
@@ -390,157 +397,6 @@ def _read_qr(photo: Photo, page: FormPage, sheet_to_photo: F64) -> str:
 
 
 # --- hand-drawn sheets -------------------------------------------------------------------------------------
-
-def _paper_only(mask: U8, dark: U8, *, sharp: bool = False) -> U8 | None:
-    """The ink mask cut to the bright paper, when the paper stands out clearly from the table.
-
-    A frame drawn close to the paper's edge touches the dark outline that the table makes around the
-    paper, and with a textured table everything merges into one blob; cutting the mask to the paper
-    separates them. Only used when the photo splits clearly into bright paper and a darker table.
-    `sharp` finds the paper's edge at full resolution (its drawn lines filled in by a closing) instead
-    of on a blurred quarter-size copy, whose edge may fall a few pixels inside the paper and cut off
-    a frame side drawn that close to it.
-    """
-    if sharp:
-        small = dark
-    else:
-        small = u8(cv2.resize(dark, (max(1, dark.shape[1] // 4), max(1, dark.shape[0] // 4)),
-                              interpolation=cv2.INTER_AREA))
-        small = u8(cv2.GaussianBlur(small, (0, 0), 2.0))
-    _, paper = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    bright, darker = small[paper > 0], small[paper == 0]
-    if bright.size < 0.1 * small.size or darker.size < 0.05 * small.size:
-        return None
-    if float(darker.mean()) > 0.8 * float(bright.mean()):
-        return None
-    if sharp:
-        # Lines and writing are darker than the paper too: close them (they are thin) into it.
-        reach = max(3, round(0.0125 * max(dark.shape)))
-        paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((reach, reach), np.uint8))
-        paper = cv2.erode(paper, np.ones((3, 3), np.uint8))
-    else:
-        paper = cv2.resize(paper, (dark.shape[1], dark.shape[0]), interpolation=cv2.INTER_NEAREST)
-        paper = cv2.erode(paper, np.ones((5, 5), np.uint8))
-    return u8(cv2.bitwise_and(mask, paper))
-
-
-def _frame_candidates(mask: U8, dark: U8, *, sharp_cut: bool = False) -> list[tuple[FrameCandidate, U8]]:
-    """The best drawn-frame outline in `mask`, and in `mask` cut to the paper when that helps;
-    `sharp_cut`: also in `mask` cut to the paper found at full resolution (`_paper_only(sharp=True)`)."""
-    mask = _closed(mask)
-    frames = _best_and_whole(find_frames(mask, gray=dark), mask)
-    cuts = [_paper_only(mask, dark)] if not frames or not _whole(frames[0][0]) else []
-    if sharp_cut:
-        cuts.append(_paper_only(mask, dark, sharp=True))
-    for cut in cuts:
-        if cut is not None:
-            frames += _best_and_whole(find_frames(cut, gray=dark), cut)
-    return frames
-
-
-def _closed(mask: U8) -> U8:
-    """Grainy pencil lines break up at the preview's size; a small closing joins them again."""
-    return u8(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
-
-
-def _best_and_whole(found: list[FrameCandidate], mask: U8) -> list[tuple[FrameCandidate, U8]]:
-    """The best outline `find_frames` gives, and every other fully drawn one clear of the edges.
-
-    Decision: a whole outline that is not the biggest is kept for `_choose_frame`, because the biggest
-    may be a half-seen outline running off the photo (paper and card edges joined to the drawn lines)
-    while the fully drawn frame is a component of its own beside it.
-    """
-    return [(frame, mask) for i, frame in enumerate(found) if i == 0 or _whole(frame)]
-
-
-def _whole(frame: FrameCandidate) -> bool:
-    """A fully drawn outline clear of the photo's edges."""
-    return not frame.touches and frame.coverage >= 0.9
-
-
-def _below(ratio: NDArray[np.float32], contrast: float) -> U8:
-    """255 where the pixel is darker than `contrast` of the paper."""
-    return u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
-
-
-def _choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCandidate, U8]:
-    """Decision: a frame clear of the photo's edges beats one running off it, a fully drawn outline one
-    with gaps (a quadrilateral made up of grid lines and paper edges); among those, the outline seen at
-    the most ink levels, then the bigger, and of the outlines near that one the straightest (see
-    `_straightest`); one nested well inside it is the drawn frame when no drawn line crosses the gap
-    between them (the outer one is then the paper seen through a texture, or a ruling joined to the
-    frame at a faint level), while lines running on from the inner outline's corners to the outer
-    one's (a frame's sides past a ruling inside it, spokes) make the outer one the frame."""
-    clear = [c for c in candidates if not c[0].touches] or candidates
-    clear = [c for c in clear if c[0].coverage >= 0.9] or clear
-    size = max(clear[0][1].shape)
-    frames = [c[0] for c in clear]
-    votes = [_votes(c[0], frames, size) for c in clear]
-    # The outline seen at the most ink levels is the drawn frame (a ruling or a stroke that merges
-    # with it at one level moves a corner at that level only); then the bigger.
-    order = sorted(range(len(clear)), key=lambda i: (-votes[i], -clear[i][0].area))
-    best = _straightest(clear, order, size)
-    for i in order:
-        if i != best and votes[i] >= votes[best] - 1 and _frame_inside(clear[i][0], clear[best], size):
-            best = i
-    return clear[best]
-
-
-def _frame_inside(inner: FrameCandidate, outer: tuple[FrameCandidate, U8], size: int) -> bool:
-    """True when `inner` is a drawn frame seen inside the `outer` outline: nested in it, over half its
-    area, not the same outline, and no drawn line crossing the gap between them (`_bridged`)."""
-    quad = outer[0].quad.astype(np.float32)
-    nested = all(cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0 for x, y in inner.quad)
-    same = float(np.hypot(*(inner.quad - outer[0].quad).T).max()) < 0.015 * size
-    return nested and not same and 0.5 * outer[0].area < inner.area < outer[0].area \
-        and not _bridged(inner.quad, outer, size)
-
-
-def _apart(inner: F64, outer: F64, size: int) -> bool:
-    """True when no corner of `inner` is within 1.5 % of the size of one of `outer`'s."""
-    return all(float(np.hypot(*(outer - corner).T).min()) >= 0.015 * size for corner in inner)
-
-
-def _straightest(clear: list[tuple[FrameCandidate, U8]], order: list[int], size: int) -> int:
-    """The first outline in `order`, or one near it (corners within 2.5 % of the size: the reach of the
-    final fit to the lines) whose sides lie clearly closer along ink: a ruling joined to the frame at
-    one faint level pulls that level's outline off the frame's line at one end, so that a side has
-    far less of its length within 0.4 % of the size of ink than the frame's sides have."""
-    first = clear[order[0]][0].quad
-    near = [i for i in order if float(np.hypot(*(clear[i][0].quad - first).T).max()) < 0.025 * size]
-    tight = max(2.0, 0.004 * size)
-
-    if len(near) == 1:
-        return order[0]
-    straight = {i: min(side_coverage(clear[i][1], clear[i][0].quad, tolerance=tight)) for i in near}
-    best = max(near, key=lambda i: (straight[i], -near.index(i)))
-    # Decision: only a clear difference (0.3 of a side) moves the choice off the first, because among
-    # outlines that all follow the frame the first is the one its final fit does best from.
-    return best if straight[best] >= straight[order[0]] + 0.3 else order[0]
-
-
-def _bridged(inner: F64, outer: tuple[FrameCandidate, U8], size: int) -> bool:
-    """True when drawn lines run from `inner`'s corners on to the `outer` outline's corners.
-
-    Where the two differ by one side, those are the frame's other two sides going on past a line
-    inside it (a ruling, a grid line, a drawn line) taken as a side; where they differ all round, the
-    spokes from an inner rectangle's corners. A paper's edge around the frame, or a ruling the frame's
-    sides stop short of, has bare paper there.
-    """
-    frame, mask = outer
-    tolerance = max(2.0, 0.006 * size)
-    shares = []
-    for corner in inner:
-        k = int(np.argmin(np.hypot(*(frame.quad - corner).T)))
-        if float(np.hypot(*(frame.quad[k] - corner))) < 0.015 * size:
-            continue  # a corner the two share
-        shares.append(segment_coverage(mask, corner, frame.quad[k], tolerance=tolerance))
-    return bool(shares) and float(np.mean(shares)) >= 0.7
-
-
-def _votes(frame: FrameCandidate, frames: list[FrameCandidate], size: int) -> int:
-    """How many of `frames` (itself included) have all four corners within 1.5 % of the size of its."""
-    return sum(float(np.hypot(*(f.quad - frame.quad).T).max()) < 0.015 * size for f in frames)
 
 
 def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], scale: float, shift: F64

@@ -221,8 +221,8 @@ def test_blank_paper_is_no_sheet() -> None:
 
 
 def test_frame_choice_prefers_the_outline_most_ink_levels_agree_on() -> None:
+    from sheetscan.vision._drawn_frame import choose_frame
     from sheetscan.vision._quad import FrameCandidate
-    from sheetscan.vision.sheet import _choose_frame
 
     mask = np.zeros((600, 800), np.uint8)
     true = np.array([[100.0, 100.0], [700.0, 90.0], [690.0, 500.0], [110.0, 510.0]])
@@ -233,7 +233,7 @@ def test_frame_choice_prefers_the_outline_most_ink_levels_agree_on() -> None:
              FrameCandidate(true - 1.0, 1.0, 240500.0, ()),
              FrameCandidate(paper, 1.0, 330000.0, ()),
              FrameCandidate(true, 1.0, 240200.0, ("left",))]
-    chosen, _ = _choose_frame([(c, mask) for c in cands])
+    chosen, _ = choose_frame([(c, mask) for c in cands])
     assert np.abs(chosen.quad - true).max() <= 1.0
 
 
