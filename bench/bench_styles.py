@@ -16,8 +16,8 @@ same sheets, seeds and writers, and the table prints how much of the usual style
 - jpeg: saved at JPEG quality 35.
 
 Handwriting comes from MNIST's validation and test parts only, as in `bench_scan.py`; 12 MP photos,
-full pipeline (`scan`), the CNN recogniser; figures as `bench_scan.py` defines them, plus photos with
-no result (no sheet found).
+full pipeline (`scan`), the CNN recogniser; figures as `bench_scan.py` defines them, plus the photos
+that gave no result at all (exit 3: no sheet, or no pulka sheet's lines inside the rectangle found).
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"{args.photos} rendered 12 MP photos per style, seeds {args.seed}–{args.seed + args.photos - 1}, "
           "full pipeline, CNN; in brackets the share of the usual style's figure kept\n")
-    print("| style | digits | numbers | zone final values | no sheet found | s / photo |")
+    print("| style | digits | numbers | zone final values | no result | s / photo |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, tally in tallies.items():
         seconds = sum(tally.seconds) / max(1, len(tally.seconds))
