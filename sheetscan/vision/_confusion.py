@@ -35,10 +35,9 @@ def shared_confusions(chosen: Sequence[Choice], *, rising: bool, open_to: Sequen
     choose: unsure or out of step), it is read as one part, and its reading's other candidates hold its
     value with one digit swapped the run's way (7 -> 1: 70 as 10, 72 as 12), scored like
     `_totals._alternatives` (its probability against the best one's, less `alternative_cost`). A run is
-    two or more such numbers with no other number between them (crossed-out ones aside), out of step
-    with the numbers beside it as read; it costs its dearest swap alone, and the best run is taken when
-    the zone's readings and steps (`steps_cost`, in the zone's better direction) then score more than
-    before.
+    two or more such numbers with no other number between them (crossed-out ones aside); it costs its
+    dearest swap alone, and the best run is taken when the zone's readings and steps (`steps_cost`, in
+    the zone's better direction) then score more than before.
 
     Decision: the run costs its dearest swap, not the sum, because the network's misreadings of one
     writer's glyph are not independent evidence: the first swap is judged as any alternative is, the
@@ -48,17 +47,11 @@ def shared_confusions(chosen: Sequence[Choice], *, rising: bool, open_to: Sequen
     swaps = [_swaps(choice, alternative_cost) if ok else {}
              for choice, ok in zip(chosen, open_to, strict=True)]
     steps = [k for k, choice in enumerate(chosen) if not _crossed(choice)]
-    now, sign = _score(chosen, steps, rising=rising, penalty=penalty)
-    between = _between(chosen, steps, sign, penalty)
     best: dict[int, Choice] = {}
-    best_score = now
+    best_score = _score(chosen, steps, rising=rising, penalty=penalty)
     for swap in sorted({s for found in swaps for s in found}):
         for i, j in itertools.combinations(range(len(steps)), 2):
             members = steps[i:j + 1]
-            # Both ends of the run stand out of step as read (where they have a neighbour): a number
-            # in step beside the run would come along for nothing.
-            if (i > 0 and between[i - 1] <= 0.0) or (j + 1 < len(steps) and between[j] <= 0.0):
-                continue
             if not all(swap in swaps[k] for k in members):
                 continue
             trial = list(chosen)
@@ -66,7 +59,7 @@ def shared_confusions(chosen: Sequence[Choice], *, rising: bool, open_to: Sequen
                 trial[k] = swaps[k][swap][0]
             # The swaps' own costs are in the trial's scores: all but the dearest are given back.
             costs = [swaps[k][swap][1] for k in members]
-            score = _score(trial, steps, rising=rising, penalty=penalty)[0] + sum(costs) - max(costs)
+            score = _score(trial, steps, rising=rising, penalty=penalty) + sum(costs) - max(costs)
             if score > best_score + 1e-9:
                 best, best_score = {k: trial[k] for k in members}, score
     return best
@@ -76,24 +69,11 @@ def _crossed(choice: Choice) -> bool:
     return choice[0][0][0].crossed_out
 
 
-def _values(chosen: Sequence[Choice], steps: Sequence[int]) -> list[int | None]:
-    return [reading.value for k in steps for _, reading in chosen[k][0]]
-
-
-def _score(chosen: Sequence[Choice], steps: Sequence[int], *, rising: bool,
-           penalty: float) -> tuple[float, int]:
-    """The readings' log-likelihood less the steps between their totals in the better direction, and
-    that direction."""
-    values = _values(chosen, steps)
-    cost, sign = min((steps_cost(values, sign, penalty), sign) for sign in ((1,) if rising else (1, -1)))
-    return sum(choice[1] for choice in chosen) - cost, sign
-
-
-def _between(chosen: Sequence[Choice], steps: Sequence[int], sign: int, penalty: float) -> list[float]:
-    """The cost of the step from each number not crossed out to the next (its last total to the
-    next one's first)."""
-    return [steps_cost([chosen[a][0][-1][1].value, chosen[b][0][0][1].value], sign, penalty)
-            for a, b in itertools.pairwise(steps)]
+def _score(chosen: Sequence[Choice], steps: Sequence[int], *, rising: bool, penalty: float) -> float:
+    """The readings' log-likelihood less the steps between their totals, in the better direction."""
+    values = [reading.value for k in steps for _, reading in chosen[k][0]]
+    return sum(choice[1] for choice in chosen) - min(
+        steps_cost(values, sign, penalty) for sign in ((1,) if rising else (1, -1)))
 
 
 def _swaps(choice: Choice, alternative_cost: float) -> dict[Swap, tuple[Choice, float]]:
