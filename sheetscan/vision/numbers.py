@@ -16,8 +16,10 @@ numbers, then digits. A long, nearly level stroke through the digits marks a cro
 is erased before the digits are cut, and the number is kept with `crossed_out` set. A short level
 stroke reaching past a single digit on both sides may be a strike or the digit's own bar (a 4's, a
 crossed 7's): it is erased only where its number then stands crossed out, as alone as before, and
-the recogniser has the last word (`_judged`): a strike carries nothing of the digit, which reads the
-same, surely, with it and without it.
+the recogniser has the last word (`_judge.judged`): a strike carries nothing of the digit, which reads the
+same, surely, with it and without it. A struck digit whose strike bridged the space to the number
+written after it was cut as one number with it: it is cut off that number for the recogniser to
+judge, and the one number is put back when the stroke was the digit's own (`_judge.judged_all`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import numpy.typing as npt
 from sheetscan.vision import _group, _print, _strikes
 from sheetscan.vision._angles import choose_angles
 from sheetscan.vision._digit_cache import DigitCache
+from sheetscan.vision._judge import judged_all
 from sheetscan.vision._regroup import regroup
 from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision._zone_ink import (
@@ -120,7 +123,14 @@ class NumberToken:
     "(" and ")"): the index of the first of the two in `glyph_cuts`, and the box of both."""
     unstruck: NumberToken | None = None
     """When only a short strike marks it crossed out (`_strikes.find_short_strikes`): the number as
-    written, the strike left in, not crossed out; the recogniser judges which it is (`_judged`)."""
+    written (with `whole`, the part of it the strike crossed), the strike left in, not crossed out;
+    the recogniser judges which it is (`_judge.judged`)."""
+    whole: NumberToken | None = None
+    """When its short strike also cut it off from the numbers written after it (they were one number
+    with the strike left in): that one number, read in place of it and of them (the tokens of the
+    same `bundle` that follow it) when the recogniser rejects the strike."""
+    bundle: int = -1
+    """The numbers cut apart by one short strike share this (>= 0) within their block and angle."""
 
 
 @dataclass(frozen=True)
@@ -346,11 +356,13 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
             # A short strike stays only where the number it falls in is crossed out; elsewhere it was a
             # digit's own bar (a 4's, a crossed 7's) and the digit keeps it. Leaving one out may regroup
             # the others: again until every one left crosses its number out.
-            # And only where the number stood alone before (a digit struck through and run into the next
-            # number is not told from a 4 whose bar cut it off from its 0: the recogniser could not
-            # judge it).
+            # And only where the number stood alone before, or first in the number it was run into (its
+            # strike bridged the space to the number written after it): the recogniser judges the
+            # struck digits alone and, when the stroke was a digit's own (a 4's bar that cut it off
+            # from its 0), puts the one number back (`_judge.judged_all`).
             crossing = [each for each in kept if any(
-                g.crossed and _inside(each[0], g.box) and _alone(g, tried_groups, groups, height)
+                g.crossed and _inside(each[0], g.box)
+                and (_alone(g, tried_groups, groups, height) or _leading(g, tried_groups, groups, height))
                 for g in tried_groups)]
             if len(crossing) == len(kept):
                 break
@@ -372,18 +384,29 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
                            image=NumberImage(gray=crop, digit_boxes=boxes), glyph_cuts=cuts,
                            crossed_out=group.crossed, digit_size=(height, width), glyph_joins=joins)
 
+    bundles: dict[int, int] = {}  # id of a group cut off by a short strike -> its bundle
     for group in groups:
         if not _tall(group, height) and not group.crossed:
             continue  # no digit in it stands as tall as a digit: a bit of line, a smudge
-        plain = None
+        plain = whole = None
+        bundle = bundles.get(id(group), -1)
         if group.crossed and groups is not base[0] and not any(_inside(s, group.box) for s in strikes):
             # Crossed out by short strikes only: the number as it was cut before they were looked for
-            # is kept for the recogniser to judge (`_judged`).
+            # is kept for the recogniser to judge (`_judge.judged`).
             written = _alone(group, groups, base[0], height)
             plain = token_of(written, *base[1:]) if written is not None else None
+            lead = _leading(group, groups, base[0], height) if written is None else None
+            if lead is not None:
+                # Judged on the struck digits alone, the strike left in; the one number is kept.
+                piece, number, after = lead
+                plain, whole = token_of(piece, *base[1:]), token_of(number, *base[1:])
+                bundle = len(bundles)
+                bundles.update((id(g), bundle) for g in after)
         token = token_of(group, turned, labels, len(stats))
         if token is not None:
-            yield token if plain is None else replace(token, unstruck=plain)
+            if plain is not None:
+                token = replace(token, unstruck=plain, whole=whole)
+            yield token if bundle < 0 else replace(token, bundle=bundle)
 
 
 def _erased(mask: Mask, strikes: list[_group.Box], stroke: float
@@ -407,6 +430,27 @@ def _alone(group: _group.Group, groups: list[_group.Group], before: list[_group.
         return None
     others = (g for g in groups if g is not group and _tall(g, height))
     return None if any(_inside(_middle(g.box), holding[0].box) for g in others) else holding[0]
+
+
+def _leading(group: _group.Group, groups: list[_group.Group], before: list[_group.Group],
+             height: float) -> tuple[_group.Group, _group.Group, list[_group.Group]] | None:
+    """When `group` (one of `groups`) is the first of several numbers of `groups` that were one number
+    of `before` (a struck digit run into the number written after it): the glyphs of that number
+    that lie in `group` (the struck digits, the strike left in), the number, and the numbers of
+    `groups` after `group` in it. Every glyph of the number lies in one of them."""
+    holding = [g for g in before if _inside(_middle(group.box), g.box)]
+    if not holding or not all(_inside(_middle(glyph.box), holding[0].box) for glyph in group.glyphs):
+        return None
+    number = holding[0]
+    inside = [g for g in groups if _inside(_middle(g.box), number.box)]
+    if len(inside) < 2 or inside[0] is not group or not all(_tall(g, height) for g in inside[1:]):
+        return None
+    piece = tuple(glyph for glyph in number.glyphs if _inside(_middle(glyph.box), group.box))
+    rest = [glyph for glyph in number.glyphs if glyph not in piece]
+    if not piece or not rest or not all(any(_inside(_middle(glyph.box), g.box) for g in inside[1:])
+                                        for glyph in rest):
+        return None
+    return _group.Group(glyphs=piece, row=number.row), number, inside[1:]
 
 
 def _tall(group: _group.Group, height: float) -> bool:
@@ -504,36 +548,6 @@ def _unturn(point: tuple[float, float], turns: int, shape: tuple[int, ...],
 
 # --- recognition and the choice of angle -------------------------------------------------------------
 
-_SAME_READING = 0.5
-"""How surely a number must read, with its short strike and without it, for the two readings to be
-the same number.
-
-Decision: 0.5 (more likely than not) both ways, because a strike left in may still read as a
-guess of the same digits (a "14" whose 4 lost its bar reads "11" at 0.84, with the bar "11" at 0.45),
-while a digit struck through reads its own value surely either way (0.72-1.0 on the rendered benches)."""
-
-
-def _judged(token: NumberToken, cache: DigitCache, kept: list[NumberToken] | None = None) -> NumberToken:
-    """The token, or the number as written when its short strike was part of a digit.
-
-    A stroke that crosses a digit out carries nothing of the digit: the digit reads the same with it
-    and without it (the recogniser has learnt to look through bits of line). A digit's own bar does:
-    a 4 without its bar reads as a 1, a 7 as a 1. So the strike stands only when the number reads
-    the same both ways, surely enough (`_SAME_READING`). The token (it holds the other) is put in
-    `kept`: the cache knows a crop by its image's identity, which must not be reused while the cache
-    lives.
-    """
-    if token.unstruck is None:
-        return token
-    if kept is not None:
-        kept.append(token)
-    written, struck = cache.read([token.unstruck, token])
-    if (written.candidates and struck.candidates and written.candidates[0][0] == struck.candidates[0][0]
-            and min(written.candidates[0][1], struck.candidates[0][1]) >= _SAME_READING):
-        return token
-    return token.unstruck
-
-
 def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     """Read every zone's numbers, choosing each block's writing angle by what reads best."""
     blocks = list(tokens.blocks)
@@ -542,7 +556,7 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     # First the angle of every block, then the rest of its numbers at that angle.
     cache = DigitCache(recognizer)
     judged: list[NumberToken] = []
-    blocks = [replace(b, candidates=tuple((a, _Lazily(_judged(t, cache, judged) for t in numbers))
+    blocks = [replace(b, candidates=tuple((a, _Lazily(judged_all(numbers, cache, judged)))
                                           for a, numbers in b.candidates)) for b in blocks]
     chosen = choose_angles([(b.candidates, b.rising) for b in blocks], cache, sample=_SAMPLE,
                            bonus=_USUAL_BONUS)

@@ -1,5 +1,5 @@
 """Stage 5, numbers: a strike through one digit (`_strikes.find_short_strikes`) and the recogniser's
-judgement of it (`numbers._judged`), on small synthetic masks whose answer is evident by construction.
+judgement of it (`_judge.judged`), on small synthetic masks whose answer is evident by construction.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import numpy as np
 
 from sheetscan.vision import _group, _strikes
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision.numbers import NumberToken, _judged
+from sheetscan.vision._judge import judged
+from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading
 
 HEIGHT = 30  # the digit height of every mask below: strokes from y = 10 to y = 40
@@ -87,7 +88,7 @@ def _judge(written: tuple[int, float], struck: tuple[int, float]) -> bool:
     plain = _token(False)
     token = replace(_token(True), unstruck=plain)
     reader = _Fixed({id(plain.image.gray): written, id(token.image.gray): struck})
-    return _judged(token, DigitCache(reader)).crossed_out  # type: ignore[arg-type]
+    return judged(token, DigitCache(reader)).crossed_out  # type: ignore[arg-type]
 
 
 def test_a_strike_stands_when_the_digit_reads_the_same_with_and_without_it() -> None:
@@ -104,4 +105,4 @@ def test_a_stroke_the_digit_needs_is_its_own() -> None:
 
 def test_a_token_without_a_short_strike_is_left_as_it_is() -> None:
     token = _token(True)
-    assert _judged(token, DigitCache(_Fixed({}))) is token  # type: ignore[arg-type]
+    assert judged(token, DigitCache(_Fixed({}))) is token  # type: ignore[arg-type]
