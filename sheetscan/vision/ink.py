@@ -290,7 +290,20 @@ def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask |
     keep = np.zeros(max(count, 1), dtype=bool)
     crossed_sides = np.zeros(max(sides_count, 1), dtype=bool)
     if count > 1:
-        pairs = _touching(pieces, sides)
+        pairs, seeds = _touching(pieces, sides)
+        if drawn is not None and pairs.shape[1]:
+            # Decision: at a piece of the drawn lines, a side lying wholly within half a line width of them
+            # is the line's own fringe (the line drawn wider than its mask), not writing: it makes no
+            # crossing. Otherwise a line with fringes on both sides got its masked ink back as "crossed" and
+            # was read (a stub on a "1" as a 7's bar, a line's end as "9"). Not at the ruling of squared
+            # or lined paper: the writing crossing it lies near the drawn lines too.
+            xs, ys = np.asarray(cv2.findNonZero(crossing), np.int64).reshape(-1, 2).T
+            on_drawn = np.zeros(count, dtype=bool)
+            on_drawn[pieces[ys, xs][drawn[ys, xs] > 0]] = True
+            looked_at = on_drawn[pairs[0]]
+            off = _off_lines(without, pairs[1][looked_at], seeds[looked_at], sides_count, drawn,
+                             drawn_width if drawn_width is not None else _line_width(drawn))
+            pairs = pairs[:, off[pairs[1]] | ~looked_at]
         keep = np.bincount(pairs[0], minlength=count) >= 2
         keep[0] = False
         crossed_sides[pairs[1][keep[pairs[0]]]] = True
@@ -309,10 +322,50 @@ def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask |
     return out
 
 
-def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]) -> npt.NDArray[np.int64]:
+def _off_lines(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[np.int64], count: int,
+               drawn: Mask, width: int) -> npt.NDArray[np.bool_]:
+    """Per blob label of `without` (`count` labels): True for the blobs in `which` (each given by a pixel of
+    it, `seeds`: flat indices) with some ink more than `width` // 2 px off the `drawn` lines (outside them
+    dilated by a `width` square).
+
+    Only the few blobs that touch a piece of line are looked at: each is filled from its pixel into a
+    mask of marks (which gives its box and visits only its own pixels), and the dilation is made within
+    that box and `width` // 2 px around it, so it is the sheet-wide dilation's own pixels there.
+    """
+    off = np.zeros(max(count, 1), dtype=bool)
+    if len(which) == 0:
+        return off
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
+    reach = width // 2
+    h, w = without.shape
+    marks: Mask | None = None
+    mark = 1
+    done = np.zeros_like(off)
+    for label, seed in zip(which, seeds, strict=True):
+        if done[label]:
+            continue
+        done[label] = True
+        if marks is None or mark > 255:  # (out of marks: start afresh)
+            marks = np.zeros((h + 2, w + 2), np.uint8)
+            mark = 1
+        y, x = divmod(int(seed), w)
+        flags = 8 | (mark << 8) | cv2.FLOODFILL_MASK_ONLY
+        _, _, _, (bx, by, bw, bh) = cv2.floodFill(without, marks, (x, y), 0, 0, 0, flags)
+        x0, y0 = max(0, bx - reach), max(0, by - reach)
+        x1, y1 = min(w, bx + bw + reach), min(h, by + bh + reach)
+        near = cv2.dilate(drawn[y0:y1, x0:x1], kernel)[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw]
+        own = marks[by + 1:by + 1 + bh, bx + 1:bx + 1 + bw] == mark
+        off[label] = bool(np.any(own & (near == 0)))
+        mark += 1
+    return off
+
+
+def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]
+              ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The distinct (piece, side) label pairs (2 × K) where a pixel of side lies within one pixel
-    (8-neighbourhood) of piece; where a side's pixel is that near to several pieces, only the one with
-    the highest label counts (as a grey dilation of the piece labels would give).
+    (8-neighbourhood) of piece, and for each pair such a pixel of the side (K flat indices); where a
+    side's pixel is that near to several pieces, only the one with the highest label counts (as a grey
+    dilation of the piece labels would give).
 
     The pieces are few and small (where handwriting meets a line), so only their neighbourhoods are
     looked at rather than the whole sheet.
@@ -320,7 +373,7 @@ def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]) -> np
     h, w = pieces.shape
     points = cv2.findNonZero(np.asarray(pieces > 0, np.uint8))
     if points is None:
-        return np.zeros((2, 0), np.int64)
+        return np.zeros((2, 0), np.int64), np.zeros(0, np.int64)
     xs, ys = (np.asarray(points, np.int64).reshape(-1, 2)).T
     labels = pieces[ys, xs].astype(np.int64)
     dy, dx = (d.ravel() for d in np.mgrid[-1:2, -1:2])
@@ -333,12 +386,13 @@ def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]) -> np
     on_side = side > 0
     flat, near, side = flat[on_side], near[on_side], side[on_side]
     if flat.size == 0:
-        return np.zeros((2, 0), np.int64)
+        return np.zeros((2, 0), np.int64), np.zeros(0, np.int64)
     # The highest piece label at each side pixel: sort by pixel, then label, and take each pixel's last.
     order = np.lexsort((near, flat))
     flat, near, side = flat[order], near[order], side[order]
     last = np.append(flat[1:] != flat[:-1], True)
-    return np.asarray(np.unique(np.stack([near[last], side[last]]), axis=1), np.int64)
+    pairs, first = np.unique(np.stack([near[last], side[last]]), axis=1, return_index=True)
+    return np.asarray(pairs, np.int64), np.asarray(flat[last][first], np.int64)
 
 
 def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, lines: Mask, width: int,
