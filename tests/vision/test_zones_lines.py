@@ -51,7 +51,8 @@ def test_opening_is_morphology_opening(kernel: tuple[int, int]) -> None:
 
 def test_touching_pairs_are_those_of_a_grey_dilation_of_the_pieces() -> None:
     # The pairs the ink stage's crossing test uses: (piece, side) wherever a side pixel lies in the
-    # 3 × 3 neighbourhood of a piece, the highest piece label counting where several are near.
+    # 3 × 3 neighbourhood of a piece, the highest piece label counting where several are near; and for
+    # each pair a pixel of the side where it is so.
     rng = np.random.default_rng(11)
     for _ in range(40):
         h, w = (int(v) for v in rng.integers(6, 60, 2))
@@ -62,7 +63,11 @@ def test_touching_pairs_are_those_of_a_grey_dilation_of_the_pieces() -> None:
         grown = cv2.dilate(pieces.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int64)
         near = (grown > 0) & (sides > 0)
         truth = np.unique(np.stack([grown[near], sides[near]]), axis=1)
-        assert np.array_equal(_touching(pieces.astype(np.int32), sides.astype(np.int32)), truth)
+        pairs, seeds = _touching(pieces.astype(np.int32), sides.astype(np.int32))
+        assert np.array_equal(pairs, truth)
+        # Each pair's pixel is one of that side's pixels where that piece is the highest label near.
+        ys, xs = np.divmod(seeds, w)
+        assert np.array_equal(sides[ys, xs], pairs[1]) and np.array_equal(grown[ys, xs], pairs[0])
 
 
 def test_hysteresis_keeps_the_faint_blobs_holding_a_dark_pixel() -> None:
