@@ -8,9 +8,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
-
 from sheetscan.vision.recognise import NumberReading
 
 if TYPE_CHECKING:
@@ -66,20 +63,38 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple
             steps.append(i)
     if not steps:
         return 0.0, picks
-    values = [[_values(choice) for choice in c] for c in choices]
-    scores = [c[1] - steps_cost(v, sign, penalty)
-              for c, v in zip(choices[steps[0]], values[steps[0]], strict=True)]
+    # Plain Python: most numbers have one option or a few, too few for numpy's overhead to pay (it
+    # is no slower on the largest, 84 options a number); each step's cost is worked out once per distinct
+    # step (`costs`). The same floats as the numpy version of session 5, the first best kept as argmax.
+    costs: dict[int, float] = {}
+    values = [_values(choice) for choice in choices[steps[0]]]
+    scores = [c[1] - steps_cost(v, sign, penalty) for c, v in zip(choices[steps[0]], values, strict=True)]
     back: list[list[int]] = []
-    for previous, current in itertools.pairwise(steps):
-        # Every option of the previous number against every option of this one at once: the cost of
-        # the step from its last value to this one's first (none where either is unread).
-        cost = _cross_costs([v[-1] for v in values[previous]], [v[0] for v in values[current]], sign, penalty)
-        totals = np.asarray(scores, dtype=np.float64)[:, None] - cost
-        arguments = np.argmax(totals, axis=0)
-        bests = totals[arguments, np.arange(totals.shape[1])]
-        scores = [float(best) + option[1] - steps_cost(mine, sign, penalty)
-                  for best, option, mine in zip(bests, choices[current], values[current], strict=True)]
-        back.append([int(a) for a in arguments])
+    for current in steps[1:]:
+        # Every option of the previous number against every option of this one: the cost of the step
+        # from its last value to this one's first (none where either is unread); the first best wins.
+        before = [v[-1] for v in values]
+        values = [_values(choice) for choice in choices[current]]
+        arguments: list[int] = []
+        new_scores: list[float] = []
+        for option, mine in zip(choices[current], values, strict=True):
+            first = mine[0]
+            best, argument = -math.inf, 0
+            for i, (score, last) in enumerate(zip(scores, before, strict=True)):
+                if first is not None and last is not None:
+                    move = sign * (first - last)
+                    cost = costs.get(move)
+                    if cost is None:
+                        cost = costs[move] = step_cost(move, penalty)
+                    total = score - cost
+                else:
+                    total = score - 0.0
+                if i == 0 or total > best:
+                    best, argument = total, i
+            arguments.append(argument)
+            new_scores.append(best + option[1] - steps_cost(mine, sign, penalty))
+        scores = new_scores
+        back.append(arguments)
     k = max(range(len(scores)), key=lambda i: scores[i])
     total = scores[k]
     for position in range(len(steps) - 1, -1, -1):
@@ -87,19 +102,6 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple
         if position > 0:
             k = back[position - 1][k]
     return total, picks
-
-
-def _cross_costs(before: list[int | None], after: list[int | None], sign: int,
-                 penalty: float) -> npt.NDArray[np.float64]:
-    """The `step_cost` of the step from each of `before` to each of `after` (rows: `before`); 0 where
-    either is None."""
-    known = np.array([[u is not None and v is not None for v in after] for u in before], dtype=bool)
-    first = np.array([0 if u is None else u for u in before], dtype=np.int64)
-    second = np.array([0 if v is None else v for v in after], dtype=np.int64)
-    moves = sign * (second[None, :] - first[:, None])
-    distinct, inverse = np.unique(moves, return_inverse=True)
-    costs = np.array([step_cost(int(m), penalty) for m in distinct], dtype=np.float64)
-    return np.where(known, costs[inverse.reshape(moves.shape)], 0.0)
 
 
 def step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
