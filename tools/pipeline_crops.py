@@ -1,6 +1,6 @@
 """Harvest digit crops the way the product cuts them, for fine-tuning the digit network.
 
-    .venv/bin/python tools/pipeline_crops.py --sheets 400 --out /tmp/crops.npz [--seed 0]
+    .venv/bin/python tools/pipeline_crops.py --sheets 400 --out /tmp/crops.npz [--seed 0] [--vary]
 
 Augmenting MNIST by hand (tools/train_digits.py) guesses what the segmenter hands the network; this
 asks the segmenter. Each sheet is a pulka the engine's bots play (`sheetscan.engine.play_pulka`, every
@@ -92,8 +92,10 @@ def _label(piece: Box, digits: list[tuple[int, Box]], *, narrow: bool) -> int | 
     return None
 
 
-def harvest(sheet_index: int, seed: int) -> tuple[list[npt.NDArray[np.uint8]], list[int]]:
-    """The labelled crops of one rendered sheet."""
+def harvest(sheet_index: int, seed: int, *, vary: bool = False
+            ) -> tuple[list[npt.NDArray[np.uint8]], list[int]]:
+    """The labelled crops of one rendered sheet; with `vary`, in styles past the renderer's usual ranges
+    (`styles`)."""
     rng = np.random.default_rng((seed, sheet_index))
     players = 3 if rng.random() < 0.6 else 4
     variant = VARIANTS[int(rng.integers(len(VARIANTS)))]
@@ -101,7 +103,8 @@ def harvest(sheet_index: int, seed: int) -> tuple[list[npt.NDArray[np.uint8]], l
     game = play_pulka(variant, players, target, seed=int(rng.integers(1 << 30)))
     sheet = sheet_or_game(game)
     layout = LAYOUTS[players][int(rng.integers(2))]
-    rendered = render_sheet(sheet, layout=layout, seed=int(rng.integers(1 << 30)), digits_from="train")
+    rendered = render_sheet(sheet, layout=layout, seed=int(rng.integers(1 << 30)), digits_from="train",
+                            **(styles(np.random.default_rng((seed, sheet_index, 1))) if vary else {}))
     truth = rendered.truth
     photo = load_photo(rendered.jpeg())
     zones = truth_zones(photo.image, truth)
@@ -140,19 +143,30 @@ def harvest(sheet_index: int, seed: int) -> tuple[list[npt.NDArray[np.uint8]], l
     return crops, labels
 
 
+def styles(rng: np.random.Generator) -> dict[str, float]:
+    """Renderer options for a sheet drawn and photographed past the usual ranges (the issue: "vary your
+    own renderer widely"): writing 0.6-1.4x as tall, lines 0.4-2.5x as wide (log-uniform), the photo
+    taken up to 1.7x farther away and tilted up to 50 degrees."""
+    return {"writing_scale": float(np.exp(rng.uniform(np.log(0.6), np.log(1.4)))),
+            "line_scale": float(np.exp(rng.uniform(np.log(0.4), np.log(2.5)))),
+            "distance": float(rng.uniform(1.0, 1.7)), "max_tilt": float(rng.uniform(35.0, 50.0))}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sheets", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--first", type=int, default=0, help="index of the first sheet (to split a run)")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--vary", action="store_true", help="draw and photograph each sheet in styles past "
+                        "the renderer's usual ranges (writing size, line width, distance, tilt)")
     args = parser.parse_args()
     xs: list[npt.NDArray[np.uint8]] = []
     ys: list[int] = []
     started = time.perf_counter()
     for i in range(args.first, args.first + args.sheets):
         try:
-            crops, labels = harvest(i, args.seed)
+            crops, labels = harvest(i, args.seed, vary=args.vary)
         except SheetscanError as error:
             print(f"sheet {i}: skipped ({error})", flush=True)
             continue
