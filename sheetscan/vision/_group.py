@@ -290,9 +290,17 @@ def _rows(blobs: list[Blob], *, height: float) -> list[list[Blob]]:
             member_heights = [b.h for b in rows[best]]
             # The row's middle follows its full-height members only.
             tall = [b.cy for b in rows[best] if b.h >= 0.6 * max(member_heights)]
-            middles[best] = float(np.median(tall))
+            middles[best] = _median(tall)
     order = np.argsort(middles)
     return [rows[i] for i in order]
+
+
+def _median(values: list[float]) -> float:
+    """The median of a few values (the mean of the middle two when even), as `np.median` gives it,
+    without numpy's overhead on a short list (`_rows` takes one each time a blob joins a row)."""
+    ordered = sorted(values)
+    half = len(ordered) // 2
+    return float(ordered[half]) if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
 
 
 def _glyphs(row: list[Blob], *, height: float) -> list[Glyph]:
