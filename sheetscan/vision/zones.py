@@ -102,7 +102,7 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     left, top, right, bottom = sheet.frame
     size = max(right - left, bottom - top)
     line_width = max(2.0, 0.004 * size)
-    mask, ratio, contrast, darkest = _lines_mask(image, sheet.frame, line_width,
+    mask, ratio, contrast, darkest, faint_lines = _lines_mask(image, sheet.frame, line_width,
                                                  band=max(4, round(0.006 * size)))
     notes = list(sheet.notes)
 
@@ -121,11 +121,11 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
         # 4-player sheet as a 3-player one).
         rims = _rim_sides(image, sheet.frame, band=max(4, round(0.006 * size)))
         measure_mask = _cleared_beyond(mask, sheet.frame, rims, band=max(4, round(0.006 * size)))
-        measured = _measure(measure_mask, sheet.frame, faint=contrast > 0.85)
+        measured = _measure(measure_mask, sheet.frame, faint=faint_lines)
         drawn = _drawn_at_rims(measured, rims)
         if drawn != sheet.frame:
             sheet = replace(sheet, frame=drawn)
-            measured = _measure(measure_mask, drawn, faint=contrast > 0.85)
+            measured = _measure(measure_mask, drawn, faint=faint_lines)
         try:
             layout, k, certain, fit_note = choose_layout(measured, players)
         except NoSheetError as exc:
@@ -224,26 +224,27 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
 
 
 def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width: float, *, band: int
-                ) -> tuple[U8, NDArray[np.float32], float, NDArray[np.float32]]:
+                ) -> tuple[U8, NDArray[np.float32], float, NDArray[np.float32], bool]:
     """The ink of the drawn lines (and the writing), at a level set by the frame's own darkness; also
-    the ratio and threshold it was cut at, and the darkest channel's ratio (what the ink stage reads).
+    the ratio and threshold it was cut at, the darkest channel's ratio (what the ink stage reads), and
+    whether the lines are faint in it (paler than 0.7 of the paper: cut near their own level, they
+    show in dashes).
 
     On squared or lined notebook paper the printed rulings may be about as dark as a pencil frame;
     they are coloured (blue, violet, red) while pencil and pens are darker in every channel, so when
     the sheet's inside is crowded with "ink", the brightest channel is used instead of the darkest.
     """
     left, top, right, bottom = (round(v) for v in frame)
-    found: dict[str, tuple[float, NDArray[np.uint8], NDArray[np.float32], float, float]] = {}
+    found: dict[str, tuple[float, NDArray[np.uint8], NDArray[np.float32], float, float, bool]] = {}
     for channel in ("min", "max"):
         ratio = dark_ratio(image, line_width=line_width, channel=channel)
-        contrast = _line_contrast(ratio, frame, band=band)
-        if channel == "max":
-            # Rulings keep ~0.85-0.9 of the paper's brightness in this channel: stay below them.
-            contrast = min(contrast, 0.8)
+        halfway = _line_contrast(ratio, frame, band=band)
+        # Rulings keep ~0.85-0.9 of the paper's brightness in the brightest channel: stay below them.
+        contrast = min(halfway, 0.8) if channel == "max" else halfway
         candidate = below(ratio, contrast)
         inside = candidate[top:bottom, left:right]
         found[channel] = (float(np.count_nonzero(inside)) / max(1, inside.size), candidate, ratio, contrast,
-                          _frame_seen(candidate, frame, band=band))
+                          _frame_seen(candidate, frame, band=band), halfway > 0.85)
     # Decision: the brightest channel only when it shows clearly less "ink" (under two thirds): then
     # coloured rulings were part of it; otherwise the darkest, which keeps light coloured pens.
     # Decision: and only when it still shows the frame about as fully (0.8 of the places the darkest
@@ -251,8 +252,8 @@ def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width:
     # it showed less ink because it lost the lines themselves (no inner rectangle was found).
     chosen = ("max" if found["max"][0] < 0.67 * found["min"][0] and found["max"][4] >= 0.8 * found["min"][4]
               else "min")
-    _, mask, ratio, contrast, _ = found[chosen]
-    return u8(mask), ratio, contrast, found["min"][2]
+    _, mask, ratio, contrast, _, faint = found[chosen]
+    return u8(mask), ratio, contrast, found["min"][2], faint
 
 
 def _frame_places(frame: tuple[float, float, float, float], band: int, inward: float = 0.0
