@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import opening
 
-__all__ = ["Measured", "Ring", "fit_ring", "line_masks", "measure"]
+__all__ = ["Measured", "Ring", "fit_ring", "line_masks", "measure", "without_rulings"]
 
 SIDES = ("left", "top", "right", "bottom")
 
@@ -44,18 +45,23 @@ class Measured:
     pulka band there."""
     whist_splits: dict[str, tuple[float, ...]]
     """Per side: positions along the side (x or y) of lines crossing the whist band."""
+    lines_from: dict[str, tuple[float, ...]] | None = None
+    """Per side: every line seen parallel to it inside the frame's line, towards the middle (the pulka
+    rectangle's side, then the gora's, then any further one)."""
 
 
-def line_masks(mask: U8, length: int, slack: int) -> tuple[U8, U8]:
+def line_masks(mask: U8, length: int, slack: int, along: int = 1) -> tuple[U8, U8]:
     """Horizontal and vertical long-line masks: ink that runs straight for `length` px.
 
     The mask is first thickened across the direction by `slack` px, so a wobbly or slightly slanted
-    hand-drawn line still forms one unbroken run; digits and dots are shorter than `length`.
+    hand-drawn line still forms one unbroken run; digits and dots are shorter than `length`. With
+    `along` > 1 it is thickened along the direction too, so a faint line seen in dashes (a hard pencil's
+    or a fine pen's stroke fading in and out at the lines' level) forms one run as well.
     """
-    across_h = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (1, slack)))
+    across_h = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (along, slack)))
     long_h = cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
     horizontal = opening(across_h, long_h)
-    across_v = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (slack, 1)))
+    across_v = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (slack, along)))
     long_v = cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
     vertical = opening(across_v, long_v)
     return u8(horizontal), u8(vertical)
@@ -173,14 +179,113 @@ def _circle_coverage(mask: U8, cx: float, cy: float, r: float, samples: int = 90
     return float(hit.mean())
 
 
-def measure(mask: U8, frame: tuple[float, float, float, float]) -> Measured:
-    """Measure the drawn lines of a sheet whose outer rectangle is `frame` in `mask`'s image."""
+def _runs(on: NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """The (first, last) index of each run of True in `on`."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], on.astype(np.int8), [0]))))
+    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def without_rulings(mask: U8, frame: tuple[float, float, float, float], slack: int) -> U8:
+    """`mask` without the paper's own straight lines: the rulings of lined or squared paper, a fold or
+    the ruled margin, wherever they show at the lines' level (a fine pen's lines are as faint as they).
+
+    A drawn line ends at the outer rectangle; a line of the paper runs on past it into the margin on
+    both sides. A straight line is taken where ink crosses both margin strips (left and right for a
+    horizontal one, above and below for a vertical one) and runs (nearly) all the way between them; where
+    one strip is hidden (a shadow, the table, the paper's edge fill it with "ink"), a line crossing the
+    other strip that runs all the way to just inside the frame's far side. Its pixels are erased, except
+    where a drawn line crosses it (ink on both sides of it there), so the drawn lines are not cut.
+    """
+    out = mask.copy()
+    left, top, right, bottom = frame
+    for transposed in (False, True):
+        m = np.ascontiguousarray(mask.T) if transposed else mask
+        lo, hi = (top, bottom) if transposed else (left, right)
+        erase, widest = _lines_across(m, lo, hi, slack)
+        if not widest:
+            continue
+        # A drawn line crossing the paper's line has ink a little above and below it there: kept.
+        d = widest // 2 + 2
+        near = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_RECT, (4 * d + 1, 1)))
+        above, under = np.zeros_like(m), np.zeros_like(m)
+        above[d:], under[:-d] = near[:-d], near[d:]
+        erase = u8(cv2.bitwise_and(erase, cv2.bitwise_not(cv2.bitwise_and(above, under))))
+        out = u8(cv2.bitwise_and(out, cv2.bitwise_not(erase.T if transposed else erase)))
+    return out
+
+
+def _lines_across(m: U8, lo: float, hi: float, slack: int) -> tuple[U8, int]:
+    """The rows-wise lines of `m` that run past the frame's sides at columns `lo` and `hi` (see
+    `without_rulings`), drawn at their width, and the widest one's width (0 when none)."""
+    h, w = m.shape
+    length = hi - lo
+    width = int(lo - 2 * slack)  # the margin strips, clear of a hand-drawn frame's overshoot at the corners
+    erase = np.zeros_like(m)
+    if width < 5 or int(hi + 2 * slack) + width > w:
+        return erase, 0
+    thick = u8(cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_RECT, (1, slack))))
+    run = cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, int(0.8 * width)), 1))
+
+    def crossing(x0: int) -> tuple[list[tuple[int, int]], NDArray[np.bool_]]:
+        # Runs of rows that ink crosses straight (not a line along the strip, nor a fold's shadow or a
+        # digit), no wider than a line; and the rows under wider runs (the strip hidden there).
+        share = (opening(np.ascontiguousarray(thick[:, x0:x0 + width]), run) > 0).mean(axis=1)
+        hidden = np.zeros(h, bool)
+        for r0, r1 in _runs(share >= 0.5):
+            if r1 - r0 + 1 > 3 * slack:  # (and a line at its edge, cut short where the strip's hidden)
+                hidden[max(0, r0 - slack):r1 + slack + 1] = True
+        return [r for r in _runs(share >= 0.8) if r[1] - r[0] + 1 <= 3 * slack], hidden
+
+    near_x, far_x = 1, w - 1 - width
+    near_in, far_in = int(lo + 2 * slack), int(hi - 2 * slack)
+    starts, start_hidden = crossing(near_x)
+    ends, end_hidden = crossing(far_x)
+    # (from, origins, targets as (run, the column it is seen at)) for both ways round: margin to margin
+    # (once), and margin to just inside the frame's far side where the far margin is hidden.
+    tries = [
+        (near_x, starts, [(e, far_x + width) for e in ends]
+         + [(e, far_in) for e in crossing(far_in - width)[0] if end_hidden[(e[0] + e[1]) // 2]]),
+        (far_x + width, ends,
+         [(e, near_in) for e in crossing(near_in)[0] if start_hidden[(e[0] + e[1]) // 2]]),
+    ]
+    widest = 0
+    for x_from, origins, targets in tries:
+        for s0, s1 in origins:
+            a = (s0 + s1) / 2
+            best: tuple[int, float] | None = None
+            best_cover = 0.9
+            for (e0, e1), x_end in targets:
+                b = (e0 + e1) / 2
+                if abs(b - a) > 0.1 * length:
+                    continue
+                cover = _coverage(thick, f64([x_from, a]), f64([x_end, b]), samples=max(48, int(length // 8)))
+                if cover >= best_cover:
+                    best, best_cover = (x_end, b), cover
+            if best is None:
+                continue
+            line_width = max(3, s1 - s0 + 1 - slack + 3)  # its own width (the strip saw it thickened)
+            widest = max(widest, line_width)
+            x_end, b = best
+            slope = (b - a) / (x_end - x_from)
+            cv2.line(erase, (0, round(a - slope * x_from)), (w - 1, round(a + slope * (w - 1 - x_from))), 255,
+                     line_width)
+    return erase, widest
+
+
+def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool = False) -> Measured:
+    """Measure the drawn lines of a sheet whose outer rectangle is `frame` in `mask`'s image.
+
+    `faint`: the lines are barely darker than the level `mask` was cut at, so they are seen in dashes.
+    """
     left, top, right, bottom = frame
     fw, fh = right - left, bottom - top
     size = max(fw, fh)
     length = max(15, int(0.05 * size))
     slack = max(3, int(0.006 * size))
-    horizontal, vertical = line_masks(mask, length, slack)
+    mask = without_rulings(mask, frame, slack)
+    # Decision: dashes are bridged only for faint lines, because bridging moved the lines measured on
+    # the usual photos by up to 11 px (digits beside a line joined its run).
+    horizontal, vertical = line_masks(mask, length, slack, along=slack if faint else 1)
     min_gap = max(6, int(0.02 * size))
 
     # Rows crossing the middle of the sheet (away from the spokes at the corners and the circle's sides):
@@ -252,7 +357,9 @@ def measure(mask: U8, frame: tuple[float, float, float, float]) -> Measured:
     return Measured(frame=frame, drawn_frame=seen_frame, pulka_rect=pulka_rect, gora_rect=gora_rect,
                     circle=circle,
                     mid_spoke=mid_spoke,
-                    mid_spoke_at=mid_spoke_at, corner_spoke=corner_spoke, whist_splits=whist_splits)
+                    mid_spoke_at=mid_spoke_at, corner_spoke=corner_spoke, whist_splits=whist_splits,
+                    lines_from={"left": tuple(from_left), "top": tuple(from_top), "right": tuple(from_right),
+                                "bottom": tuple(from_bottom)})
 
 
 def _crossings(fat: U8, start: float, stop: float, lo: float, hi: float, horizontal_side: bool,
