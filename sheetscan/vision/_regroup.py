@@ -85,7 +85,7 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
             if whole is not None:
                 gain = _merge_gain(flat[i][1][1], flat[j][1][1], whole[1], before, after, sign) - now
                 if gain > 0.0 and (best is None or gain > best[0]):
-                    best = (gain, i, j, whole, None)
+                    best = (gain, i, j, (_merged_token(flat[i][1][0], flat[j][1][0]), whole[1]), None)
             for a, b in _options(flat[i][1], flat[j][1]):
                 # Decision: only the totals' order calls for a move, and only when the steps it
                 # mends from the number before into and between the two cost more than one step back,
@@ -100,7 +100,7 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
                     continue
                 gain = _score(a[1], b[1], before, after, sign) - now - _REGROUP_COST
                 if gain > 0.0 and (best is None or gain > best[0]):
-                    best = (gain, i, j, a, b)
+                    best = (gain, i, j, *_moved(flat[i][1], flat[j][1], a, b))
         if best is None:
             return moved
         _, i, j, first, second = best
@@ -145,39 +145,52 @@ def _score(first: NumberReading, second: NumberReading, before: int | None, afte
 def _options(first: Part, second: Part) -> list[tuple[Part, Part]]:
     """The two numbers with the first's last digit moved to the front of the second, and with the
     second's first digit moved to the end of the first: when both are read one digit per box, are
-    written on one line and near each other, and the digit moved is a full-height box."""
+    written on one line and near each other, and the digit moved is a full-height box. The parts'
+    tokens are still the two numbers' own (`_moved` makes the moved ones): most moves are never taken,
+    and their images are the costly part."""
     (a, ra), (b, rb) = first, second
     if not (_by_digit(a, ra) and _by_digit(b, rb) and a.angle == b.angle and a.row == b.row
             and a.zone == b.zone and _near(a, b)):
         return []
     out = []
     if len(ra.digits) > 1 and _tall(a, -1):
-        box, digit = a.image.digit_boxes[-1], ra.digits[-1]
-        rest = part_token(a, a.image.digit_boxes[:-1])
-        out.append(((rest, read_number(ra.digits[:-1])),
-                    (_with_digit(b, a, box, front=True), read_number((digit, *rb.digits)))))
+        out.append(((a, read_number(ra.digits[:-1])), (b, read_number((ra.digits[-1], *rb.digits)))))
     if len(rb.digits) > 1 and _tall(b, 0):
-        box, digit = b.image.digit_boxes[0], rb.digits[0]
-        rest = part_token(b, b.image.digit_boxes[1:])
-        out.append(((_with_digit(a, b, box, front=False), read_number((*ra.digits, digit))),
-                    (rest, read_number(rb.digits[1:]))))
+        out.append(((a, read_number((*ra.digits, rb.digits[0]))), (b, read_number(rb.digits[1:]))))
     return out
+
+
+def _moved(first: Part, second: Part, a: Part, b: Part) -> tuple[Part, Part]:
+    """The move `_options` read as (`a`, `b`), with the tokens it makes: a digit moved from the first
+    to the front of the second when `a` has fewer digits than the first, else from the second to the
+    end of the first."""
+    (x, rx), (y, _) = first, second
+    if len(a[1].digits) < len(rx.digits):
+        box = x.image.digit_boxes[-1]
+        return (part_token(x, x.image.digit_boxes[:-1]), a[1]), (_with_digit(y, x, box, front=True), b[1])
+    box = y.image.digit_boxes[0]
+    return (_with_digit(x, y, box, front=False), a[1]), (part_token(y, y.image.digit_boxes[1:]), b[1])
 
 
 def _merged(first: Part, second: Part) -> Part | None:
     """The two numbers read as one (the first's digits, then the second's): when both are read one
     digit per box, are written on one line no more than `_MERGE_NEAR` digit heights apart, and have no
-    more digits together than any written number."""
+    more digits together than any written number. The part's token is still the first number's
+    (`_merged_token` makes the one number's)."""
     (a, ra), (b, rb) = first, second
     if not (_by_digit(a, ra) and _by_digit(b, rb) and a.angle == b.angle and a.row == b.row
             and a.zone == b.zone and not a.crossed_out and not b.crossed_out
             and len(ra.digits) + len(rb.digits) <= LONGEST and _near(a, b, most=_MERGE_NEAR)):
         return None
+    return a, read_number((*ra.digits, *rb.digits))
+
+
+def _merged_token(a: NumberToken, b: NumberToken) -> NumberToken:
+    """The token of two numbers read as one: their images side by side, a quad over both."""
     tl, _, _, bl = a.quad
     _, tr, br, _ = b.quad
-    token = replace(a, quad=(tl, tr, br, bl), image=_side_by_side(a.image, b.image), glyph_cuts=(),
-                    glyph_joins=())
-    return token, read_number((*ra.digits, *rb.digits))
+    return replace(a, quad=(tl, tr, br, bl), image=_side_by_side(a.image, b.image), glyph_cuts=(),
+                   glyph_joins=())
 
 
 def _by_digit(token: NumberToken, reading: NumberReading) -> bool:
