@@ -90,3 +90,20 @@ def test_a_block_read_clearly_the_usual_way_is_not_read_at_its_other_angles() ->
         ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(_ByWidth(table)))
         assert turned.asked is asked
         assert angle == chosen
+
+
+def test_a_full_sample_needs_less_to_be_clear() -> None:
+    # 10, 12, ..., 28 with every digit at 0.82: each number at 0.6724, mean log-confidence -0.397,
+    # every step up (+1), two digits a number (+0.3), the bonus (+0.25): 1.153. Ten numbers (a full
+    # sample) at 1.153 >= 1.0 are clear; the first four alone (1.153 < 1.3) are not, and the other
+    # angle is read.
+    table = {10 + d: (d, 0.82) for d in range(10)} | {30: (5, 0.99)}
+    values = list(range(10, 30, 2))
+    score = 2 * math.log(0.82) + 1.0 + 0.3 + 0.25
+    assert 1.0 <= score < _CLEAR
+    for count, asked in ((10, False), (4, True)):
+        usual = tuple(_number((10 + v // 10, 10 + v % 10)) for v in values[:count])
+        turned = _Watched(tuple(_number((30, 30)) for _ in range(count)))
+        ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(_ByWidth(table)))
+        assert angle == 0
+        assert turned.asked is asked
