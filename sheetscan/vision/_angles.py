@@ -43,10 +43,10 @@ _CLEAR_FULL = 1.0
 """`_CLEAR` for a block whose usual angle's sample is full (`choose_angles`' `sample` numbers).
 
 Decision: 1.0, because ten totals read surely and in order are stronger evidence than a few (the
-noise of a short sample is why the peek has its `margin`), and ten one-digit numbers cannot all
-rise: 1.0 is a mean log-confidence of -0.25 with every total in order, or less sure numbers of more
-digits. The benches' blocks won by another angle scored at most 0.40 (see `_CLEAR`); 78 % of blocks
-score 1.0 or more."""
+noise of a short sample is why the peek has its `margin`), and ten one-digit numbers all in order
+can only be 0 to 9 (or back): 1.0 is a mean log-confidence of -0.25 with every total in order, or
+less sure numbers of more digits. The benches' blocks won by another angle scored at most 0.40
+(see `_CLEAR`); 78 % of blocks score 1.0 or more."""
 
 
 Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
