@@ -13,7 +13,8 @@ from sheetscan.vision import _group, _strikes
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._judge import judged
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading
+from sheetscan.vision.recognise import NumberImage
+from tests.vision._fixed_reader import FixedReader
 
 HEIGHT = 30  # the digit height of every mask below: strokes from y = 10 to y = 40
 
@@ -60,21 +61,6 @@ def test_a_lone_dash_is_no_strike() -> None:
     assert _short_strikes([((20, 25), (50, 25))]) == []
 
 
-class _Fixed:
-    """A recogniser that reads each number image as the test says (by the image's identity)."""
-
-    def __init__(self, readings: dict[int, tuple[int, float]]) -> None:
-        self.readings = readings
-
-    def read_numbers(self, images: list[NumberImage]) -> list[NumberReading]:
-        out = []
-        for image in images:
-            value, p = self.readings[id(image.gray)]
-            digit = DigitReading(candidates=((value, p),), noise=0.0)
-            out.append(NumberReading(candidates=((value, p),), digits=(digit,)))
-        return out
-
-
 def _token(crossed: bool) -> NumberToken:
     gray = np.zeros((30, 20), np.uint8)
     quad = ((0.0, 0.0), (20.0, 0.0), (20.0, 30.0), (0.0, 30.0))
@@ -87,7 +73,7 @@ def _judge(written: tuple[int, float], struck: tuple[int, float]) -> bool:
     it `struck`."""
     plain = _token(False)
     token = replace(_token(True), unstruck=plain)
-    reader = _Fixed({id(plain.image.gray): written, id(token.image.gray): struck})
+    reader = FixedReader({id(plain.image.gray): written, id(token.image.gray): struck})
     return judged(token, DigitCache(reader)).crossed_out  # type: ignore[arg-type]
 
 
@@ -105,4 +91,4 @@ def test_a_stroke_the_digit_needs_is_its_own() -> None:
 
 def test_a_token_without_a_short_strike_is_left_as_it_is() -> None:
     token = _token(True)
-    assert judged(token, DigitCache(_Fixed({}))) is token  # type: ignore[arg-type]
+    assert judged(token, DigitCache(FixedReader({}))) is token  # type: ignore[arg-type]

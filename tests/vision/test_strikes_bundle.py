@@ -16,7 +16,8 @@ from sheetscan.vision._group import Blob, Glyph, Group
 from sheetscan.vision._judge import judged_all
 from sheetscan.vision._zone_ink import components
 from sheetscan.vision.numbers import NumberToken, _cut_at_angle, _leading
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading
+from sheetscan.vision.recognise import NumberImage
+from tests.vision._fixed_reader import FixedReader
 
 HEIGHT = 30.0  # the digit height of every glyph below
 
@@ -43,21 +44,6 @@ def test_the_number_a_struck_digit_was_run_into_is_kept_with_its_pieces() -> Non
     assert _leading(after, [struck, after], [number], HEIGHT) is None
 
 
-class _Fixed:
-    """A recogniser that reads each number image as the test says (by the image's identity)."""
-
-    def __init__(self, readings: dict[int, tuple[int, float]]) -> None:
-        self.readings = readings
-
-    def read_numbers(self, images: list[NumberImage]) -> list[NumberReading]:
-        out = []
-        for image in images:
-            value, p = self.readings[id(image.gray)]
-            digit = DigitReading(candidates=((value, p),), noise=0.0)
-            out.append(NumberReading(candidates=((value, p),), digits=(digit,)))
-        return out
-
-
 def _token(crossed: bool = False, x: float = 0.0) -> NumberToken:
     gray = np.zeros((30, 20), np.uint8)
     quad = ((x, 0.0), (x + 20.0, 0.0), (x + 20.0, 30.0), (x, 30.0))
@@ -72,7 +58,7 @@ def _bundle(written: tuple[int, float], struck: tuple[int, float]) -> list[Numbe
     piece, whole = _token(), _token()
     four = replace(_token(crossed=True), unstruck=piece, whole=whole, bundle=0)
     eight, nine = replace(_token(x=30.0), bundle=0), _token(x=60.0)
-    reader = _Fixed({id(piece.image.gray): written, id(four.image.gray): struck,
+    reader = FixedReader({id(piece.image.gray): written, id(four.image.gray): struck,
                      id(whole.image.gray): (48, 0.99), id(eight.image.gray): (8, 0.99),
                      id(nine.image.gray): (9, 0.99)})
     out = list(judged_all([four, eight, nine], DigitCache(reader), []))  # type: ignore[arg-type]
