@@ -143,11 +143,16 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
         (x0, y0, x1, y1), share = paper
         view = replace(photo, image=photo.image[y0:y1, x0:x1], width=x1 - x0, height=y1 - y0)
         views.insert(0 if share < _FAR_FIRST else 1, (view, (x0, y0)))
+    # Decision: a sheet found whole beats one found running off its view, because a paper region that
+    # is not the whole paper (the table's light patch, part of the paper) shows part of a sheet: the
+    # whole photo is then looked at too.
     sheet, markers = None, 0
     for view, offset in views:
-        sheet, seen = _find_in(view, photo, offset)
+        found, seen = _find_in(view, photo, offset)
         markers = max(markers, seen)
-        if sheet is not None:
+        if found is not None and (sheet is None or sheet.partial):
+            sheet = found
+        if sheet is not None and not sheet.partial:
             break
     if sheet is None:
         saw = f"found {markers} of 4" if markers else "found none"
@@ -258,6 +263,9 @@ def _paper_box(photo: Photo) -> tuple[tuple[int, int, int, int], float] | None:
     small, scale = photo.preview(_PAPER_PREVIEW_SIDE)
     gray = u8(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (0, 0), 1.5))
     _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # The drawn lines (a felt-tip's are a few pixels wide even here) would cut the paper into pieces.
+    reach = max(3, round(0.02 * max(gray.shape)) | 1)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((reach, reach), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8)
     if count < 2:
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import cv2
@@ -133,6 +134,29 @@ def test_a_sheet_photographed_from_afar_is_found(layout: str, seed: int, distanc
     # The paper fills well under a quarter of the photo.
     assert cv2.contourArea(truth.astype(np.float32)) < 0.25 * 2000 * 1500
     assert cyclic_error(found.corners, truth) < 0.005 * math.hypot(2000, 1500)
+
+
+# A sheet drawn with a felt-tip (lines 2.5x as wide as usual) on a 12 MP photo: its thick lines cut
+# the paper into pieces at the size the paper is looked for at, and one piece (under a quarter of the
+# photo) was searched first, where part of the sheet was found running off that piece: the whole scan
+# then stopped at "too little of it is inside to tell its layout". The paper is now found whole, and a
+# sheet found running off a paper region never beats one found whole in the photo.
+@pytest.mark.slow
+def test_a_sheet_drawn_with_a_felt_tip_is_found_whole() -> None:
+    from pathlib import Path
+
+    from sheetscan.vision.render import render_sheet, sheet_or_game
+    from sheetscan.vision.zones import locate_zones
+
+    game = Path(__file__).resolve().parents[2] / "samples" / "game-sochi-3p.json"
+    sheet = sheet_or_game(json.loads(game.read_text(encoding="utf-8")))
+    rendered = render_sheet(sheet, layout="standard-3", seed=6005, digits_from="validation", line_scale=2.5)
+    found = find_sheet(load_photo(rendered.jpeg()))
+    assert found.source == "drawn" and not found.partial
+    # (Stage 2 puts this sheet's bottom side on the paper's edge, 160 px below the drawn one; stage 3
+    # moves it onto the drawn side, and reads the layout.)
+    zones = locate_zones(found)
+    assert zones.layout == "standard-3" and not zones.partial
 
 
 # Very faint pencil on plain paper, that gave no sheet before (exit 3):
