@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, u8
 from sheetscan.vision._quad import FrameCandidate, find_frames, segment_coverage, side_coverage
 
-__all__ = ["apart", "below", "choose_frame", "closed", "frame_candidates", "frame_inside", "votes", "whole"]
+__all__ = ["apart", "choose_frame", "closed", "frame_candidates", "frame_inside", "votes", "whole"]
 
 
 def _paper_only(mask: U8, dark: U8, *, sharp: bool = False) -> U8 | None:
@@ -82,11 +81,6 @@ def _best_and_whole(found: list[FrameCandidate], mask: U8) -> list[tuple[FrameCa
 def whole(frame: FrameCandidate) -> bool:
     """A fully drawn outline clear of the photo's edges."""
     return not frame.touches and frame.coverage >= 0.9
-
-
-def below(ratio: NDArray[np.float32], contrast: float) -> U8:
-    """255 where the pixel is darker than `contrast` of the paper."""
-    return u8(np.where(ratio < contrast, 255, 0).astype(np.uint8))
 
 
 def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCandidate, U8]:

@@ -23,7 +23,6 @@ from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._debug import DebugSink, emit, wants
 from sheetscan.vision._drawn_frame import (
     apart,
-    below,
     choose_frame,
     closed,
     frame_candidates,
@@ -31,7 +30,7 @@ from sheetscan.vision._drawn_frame import (
     votes,
     whole,
 )
-from sheetscan.vision._lines import dark_ratio, hysteresis
+from sheetscan.vision._lines import below, dark_ratio, hysteresis
 from sheetscan.vision._quad import (
     FrameCandidate,
     order_clockwise,
