@@ -121,11 +121,11 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
         # 4-player sheet as a 3-player one).
         rims = _rim_sides(image, sheet.frame, band=max(4, round(0.006 * size)))
         measure_mask = _cleared_beyond(mask, sheet.frame, rims, band=max(4, round(0.006 * size)))
-        measured = _measure(measure_mask, sheet.frame, faint=faint_lines)
+        measured = measure(measure_mask, sheet.frame, faint=faint_lines)
         drawn = _drawn_at_rims(measured, rims)
         if drawn != sheet.frame:
             sheet = replace(sheet, frame=drawn)
-            measured = _measure(measure_mask, drawn, faint=faint_lines)
+            measured = measure(measure_mask, drawn, faint=faint_lines)
         try:
             layout, k, certain, fit_note = choose_layout(measured, players)
         except NoSheetError as exc:
@@ -307,11 +307,6 @@ def _line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float,
     paper = float(np.median([ratio[_window(ratio.shape, p)].min()
                              for p in _frame_places(frame, band, inward=3 * band)]))
     return max(contrast, (line + paper) / 2.0) if line < paper else contrast
-
-
-def _measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool) -> Measured:
-    """`measure`, told the lines are faint only when they are (the usual call otherwise)."""
-    return measure(mask, frame, faint=True) if faint else measure(mask, frame)
 
 
 _BEYOND = {"left": (0, -1), "top": (1, -1), "right": (0, 1), "bottom": (1, 1)}

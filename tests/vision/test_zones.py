@@ -440,8 +440,8 @@ def test_mountain_zones_end_on_the_drawn_circle(line_search_sees_circle: bool,
     # mountain zones' inner ends (their vertices nearest the centre) lie on it, also when the line
     # search misses the circle and the layout's usual one (0.06 at the middle) is taken first.
     if not line_search_sees_circle:
-        def blind(mask: np.ndarray, frame: tuple[float, float, float, float]) -> Any:
-            return dataclasses.replace(measure(mask, frame), circle=None)
+        def blind(mask: np.ndarray, frame: tuple[float, float, float, float], *, faint: bool = False) -> Any:
+            return dataclasses.replace(measure(mask, frame, faint=faint), circle=None)
         monkeypatch.setattr(zones_module, "measure", blind)
     sheet, to_image = _flat_sheet("standard-3", ODD_3, 0, wobble=0.0)
     zones = locate_zones(sheet)
