@@ -49,7 +49,7 @@ def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float)
     for blob in blobs:
         if blob.w < length:
             continue
-        piece = np.where(mask[blob.y:blob.bottom, blob.x:blob.right] > 0, 255, 0).astype(np.uint8)
+        piece = _piece(mask, blob)
         lines = cv2.HoughLinesP(piece, 1, np.pi / 180, threshold=max(8, int(0.5 * length)),
                                 minLineLength=int(length), maxLineGap=max(2, round(stroke)))
         if lines is None:
@@ -101,7 +101,7 @@ def _short_strikes(mask: Mask, blob: Blob, *, height: float, stroke: float) -> l
     digit on at least one side; a strike reaches past all the rest of its ink on both sides
     (`_SHORT_OVERSHOOT`), runs through its middle, and is the widest stroke of the blob.
     """
-    piece = np.where(mask[blob.y:blob.bottom, blob.x:blob.right] > 0, 255, 0).astype(np.uint8)
+    piece = _piece(mask, blob)
     least = max(_SHORT_LEAST * height, blob.w - 3 * stroke)
     # The gap allowed is wider than a pen stroke: the line found along the digit's own stroke first
     # takes the pixels where the strike crosses it.
@@ -136,6 +136,11 @@ def _short_strikes(mask: Mask, blob: Blob, *, height: float, stroke: float) -> l
     if short < _SHORT_EVEN * long:
         return []
     return [(s[0] + blob.x, s[1] + blob.y, s[2] + blob.x, s[3] + blob.y) for s in found]
+
+
+def _piece(mask: Mask, blob: Blob) -> Mask:
+    """The blob's box of `mask`, ink 255 and paper 0."""
+    return np.where(mask[blob.y:blob.bottom, blob.x:blob.right] > 0, 255, 0).astype(np.uint8)
 
 
 def _spans_the_rest(piece: Mask, segment: tuple[int, int, int, int], *, height: float, stroke: float) -> bool:

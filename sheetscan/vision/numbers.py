@@ -425,11 +425,11 @@ def _alone(group: _group.Group, groups: list[_group.Group], before: list[_group.
     """The number of `before` that holds the middle of `group` (one of `groups`) and all its glyphs,
     when it holds no other number of `groups` that stands as tall as a digit: the same number, cut
     both ways."""
-    holding = [g for g in before if _inside(_middle(group.box), g.box)]
-    if not holding or not all(_inside(_middle(glyph.box), holding[0].box) for glyph in group.glyphs):
+    holding = _holding(group, before)
+    if holding is None:
         return None
     others = (g for g in groups if g is not group and _tall(g, height))
-    return None if any(_inside(_middle(g.box), holding[0].box) for g in others) else holding[0]
+    return None if any(_inside(_middle(g.box), holding.box) for g in others) else holding
 
 
 def _leading(group: _group.Group, groups: list[_group.Group], before: list[_group.Group],
@@ -438,10 +438,9 @@ def _leading(group: _group.Group, groups: list[_group.Group], before: list[_grou
     of `before` (a struck digit run into the number written after it): the glyphs of that number
     that lie in `group` (the struck digits, the strike left in), the number, and the numbers of
     `groups` after `group` in it. Every glyph of the number lies in one of them."""
-    holding = [g for g in before if _inside(_middle(group.box), g.box)]
-    if not holding or not all(_inside(_middle(glyph.box), holding[0].box) for glyph in group.glyphs):
+    number = _holding(group, before)
+    if number is None:
         return None
-    number = holding[0]
     inside = [g for g in groups if _inside(_middle(g.box), number.box)]
     if len(inside) < 2 or inside[0] is not group or not all(_tall(g, height) for g in inside[1:]):
         return None
@@ -451,6 +450,14 @@ def _leading(group: _group.Group, groups: list[_group.Group], before: list[_grou
                                         for glyph in rest):
         return None
     return _group.Group(glyphs=piece, row=number.row), number, inside[1:]
+
+
+def _holding(group: _group.Group, before: list[_group.Group]) -> _group.Group | None:
+    """The first number of `before` that holds the middle of `group` and of all its glyphs, or None."""
+    holding = [g for g in before if _inside(_middle(group.box), g.box)]
+    if not holding or not all(_inside(_middle(glyph.box), holding[0].box) for glyph in group.glyphs):
+        return None
+    return holding[0]
 
 
 def _tall(group: _group.Group, height: float) -> bool:
