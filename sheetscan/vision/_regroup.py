@@ -149,8 +149,7 @@ def _options(first: Part, second: Part) -> list[tuple[Part, Part]]:
     tokens are still the two numbers' own (`_moved` makes the moved ones): most moves are never taken,
     and their images are the costly part."""
     (a, ra), (b, rb) = first, second
-    if not (_by_digit(a, ra) and _by_digit(b, rb) and a.angle == b.angle and a.row == b.row
-            and a.zone == b.zone and _near(a, b)):
+    if not _neighbours(first, second, most=_NEAR):
         return []
     out = []
     if len(ra.digits) > 1 and _tall(a, -1):
@@ -178,9 +177,8 @@ def _merged(first: Part, second: Part) -> Part | None:
     more digits together than any written number. The part's token is still the first number's
     (`_merged_token` makes the one number's)."""
     (a, ra), (b, rb) = first, second
-    if not (_by_digit(a, ra) and _by_digit(b, rb) and a.angle == b.angle and a.row == b.row
-            and a.zone == b.zone and not a.crossed_out and not b.crossed_out
-            and len(ra.digits) + len(rb.digits) <= LONGEST and _near(a, b, most=_MERGE_NEAR)):
+    if not (_neighbours(first, second, most=_MERGE_NEAR) and not a.crossed_out and not b.crossed_out
+            and len(ra.digits) + len(rb.digits) <= LONGEST):
         return None
     return a, read_number((*ra.digits, *rb.digits))
 
@@ -193,6 +191,14 @@ def _merged_token(a: NumberToken, b: NumberToken) -> NumberToken:
                    glyph_joins=())
 
 
+def _neighbours(first: Part, second: Part, *, most: float) -> bool:
+    """Whether both numbers are read one digit per box and written at one angle on one line of one
+    zone, no more than `most` digit heights apart (`_near`)."""
+    (a, ra), (b, rb) = first, second
+    return (_by_digit(a, ra) and _by_digit(b, rb) and a.angle == b.angle and a.row == b.row
+            and a.zone == b.zone and _near(a, b, most=most))
+
+
 def _by_digit(token: NumberToken, reading: NumberReading) -> bool:
     return bool(reading.candidates) and len(reading.digits) == len(token.image.digit_boxes) > 0 and all(
         isinstance(d, DigitReading) for d in reading.digits)
@@ -203,7 +209,7 @@ def _tall(token: NumberToken, index: int) -> bool:
     return boxes[index][3] >= _TALL * max(box[3] for box in boxes)
 
 
-def _near(first: NumberToken, second: NumberToken, *, most: float = _NEAR) -> bool:
+def _near(first: NumberToken, second: NumberToken, *, most: float) -> bool:
     """Whether the space from the end of `first` to the start of `second` (the middles of their quads'
     closing and opening edges) is at most `most` digit heights."""
     end = np.add(first.quad[1], first.quad[2]) / 2.0
