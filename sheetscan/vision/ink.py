@@ -217,17 +217,23 @@ def _straight_lines(mask: Mask, *, length: float) -> Mask:
     upright = opening(across, cv2.getStructuringElement(cv2.MORPH_RECT, (1, size)))
     found = np.asarray(np.maximum(level, upright) & mask, np.uint8)
     # Slanting drawn lines (spokes the zone stage missed): long, straight and unbroken.
-    # Looked for at half size (four times faster), where a thin line is still unbroken.
-    half = cv2.resize(mask, (mask.shape[1] // 2, mask.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    half = _at_least(np.asarray(half, np.uint8), 64)
-    segments = cv2.HoughLinesP(half, 1, np.pi / 180, threshold=size // 2, minLineLength=size // 2,
-                               maxLineGap=1)
+    half, segments = _half_size_lines(mask, size)
     if segments is not None:
         drawn = np.zeros_like(mask)
-        for x0, y0, x1, y1 in _unbroken_slanting(half, np.asarray(segments).reshape(-1, 4)):
+        for x0, y0, x1, y1 in _unbroken_slanting(half, segments):
             cv2.line(drawn, (2 * int(x0), 2 * int(y0)), (2 * int(x1), 2 * int(y1)), 255, 5)
         found = np.maximum(found, drawn & mask)
     return found
+
+
+def _half_size_lines(mask: Mask, size: int) -> tuple[Mask, npt.NDArray[np.int32] | None]:
+    """`mask` at half size (four times faster to search, and a thin line is still unbroken there) and
+    the straight segments (K × 4, half-size px) Hough finds in it at least `size` // 2 long, or None."""
+    half = cv2.resize(mask, (max(1, mask.shape[1] // 2), max(1, mask.shape[0] // 2)),
+                      interpolation=cv2.INTER_AREA)
+    half = _at_least(np.asarray(half, np.uint8), 64)
+    found = cv2.HoughLinesP(half, 1, np.pi / 180, threshold=size // 2, minLineLength=size // 2, maxLineGap=1)
+    return half, None if found is None else np.asarray(found, np.int32).reshape(-1, 4)
 
 
 def _unbroken_slanting(half: Mask, segments: npt.NDArray[np.generic]) -> npt.NDArray[np.int64]:
@@ -508,13 +514,11 @@ def _cut_long_blobs(mask: Mask, *, max_length: float, straight: float) -> Mask:
     blob = np.where(drop[y0:y0 + h, x0:x0 + w], 255, 0).astype(np.uint8)
     width = _line_width((blob > 0).astype(np.uint8))
     size = max(60, int(straight))
-    # At half size, as `_straight_lines` looks for slanting lines (a line stays unbroken there).
-    half = cv2.resize(blob, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-    half = _at_least(np.asarray(half, np.uint8), 64)
-    found = cv2.HoughLinesP(half, 1, np.pi / 180, threshold=size // 2, minLineLength=size // 2, maxLineGap=1)
+    # At half size, as `_straight_lines` looks for slanting lines.
+    half, found = _half_size_lines(blob, size)
     if found is None:
         return out
-    segments = 2 * _unbroken(half, np.asarray(found).reshape(-1, 4))
+    segments = 2 * _unbroken(half, found)
     lines = np.zeros_like(blob)
     for sx0, sy0, sx1, sy1 in segments:
         cv2.line(lines, (int(sx0), int(sy0)), (int(sx1), int(sy1)), 255, width)
