@@ -54,3 +54,13 @@ def test_a_strike_drawn_only_just_past_the_number_is_still_found() -> None:
     cv2.line(mask, (16, 25), (69, 27), 255, 2)
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     assert len(_strikes.find_strikes(mask, _group.blobs_of(stats), height=HEIGHT, stroke=2)) == 1
+
+
+def test_a_level_line_with_nothing_under_it_is_no_strike() -> None:
+    # A level line 50 px (1.7 digit heights) long and 4 px thick, touching nothing: a "1" written long
+    # and seen from a quarter turn, or a bit of ruling. With it taken out nothing of it is left, so it
+    # crosses nothing out.
+    mask = np.zeros((60, 90), np.uint8)
+    cv2.line(mask, (10, 20), (60, 20), 255, 4)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    assert _strikes.find_strikes(mask, _group.blobs_of(stats), height=HEIGHT, stroke=2) == []
