@@ -165,6 +165,8 @@ def _spans_the_rest(piece: Mask, segment: tuple[int, int, int, int], *, height: 
     rest = erase_strikes(piece, [segment], stroke=stroke)
     columns = np.flatnonzero(rest.sum(axis=0) > 2 * 255)
     rows = np.flatnonzero(rest.sum(axis=1) > 0)
+    # Decision: half a digit height left, as `_short_strikes` asks of a short strike, because a strike
+    # always touches the digits it crosses (a line beside a number marked it through `crossed_by`).
     if columns.size == 0 or rows[-1] - rows[0] < 0.5 * height:
         return False
     x0, x1 = sorted((segment[0], segment[2]))
