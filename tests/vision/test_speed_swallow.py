@@ -74,3 +74,31 @@ def test_a_slice_that_reads_as_a_one_has_its_way_read() -> None:
     token = _wide_five()
     assert choose_cuts(reader, [(True, True, [token])], {id(token): NumberReading(((5, 0.99),), ())}) == {}
     assert sorted(set(reader.widths)) == [8, 36, 44]
+
+
+class _Whole:
+    """Reads whole numbers only (as Tesseract does): a number by the widths of its digit boxes."""
+
+    name = "whole"
+    reads_by_digit = False
+
+    def __init__(self, table: dict[tuple[int, ...], tuple[int, float]]) -> None:
+        self.table = table
+        self.asked: list[tuple[int, ...]] = []
+
+    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
+        out = []
+        for number in numbers:
+            widths = tuple(box[2] for box in number.digit_boxes)
+            self.asked.append(widths)
+            value, p = self.table[widths]
+            out.append(NumberReading(((value, p),), ()))
+        return out
+
+
+def test_a_recogniser_that_reads_whole_numbers_reads_every_way_whole() -> None:
+    # It reads no box alone, so the "1" cannot be read first: both ways are read as whole numbers.
+    reader = _Whole({(44,): (5, 0.99), (8, 36): (75, 0.99)})
+    token = _wide_five()
+    assert choose_cuts(reader, [(True, True, [token])], {id(token): NumberReading(((5, 0.99),), ())}) == {}
+    assert sorted(reader.asked) == [(8, 36), (44,)]
