@@ -27,26 +27,18 @@ with one unreadable number lost to its upside-down reading, every number of it m
 such number still cost a block 0.46 and turned a mountain block a quarter turn (seed 3002); 0.05 and
 0.1 read every rendered bench (seeds 1000-5000) the same."""
 
-_CLEAR = 1.3
+_CLEAR = 1.0
 """A block whose usual angle scores this much or more (`_score` with the usual angle's bonus) is taken
 as written the usual way: its other angles are neither cut nor read.
 
-Decision: 1.3, because it takes numbers of two digits or more read surely and in order (two digits a
-number at a mean log-confidence of -0.25 with every total in order: -0.25 + 1 + 0.3 + 0.25), while a
-block read a quarter turn off falls apart into single digits, so a sample of one-digit numbers,
-however sure, still has its other angles read. On the rendered benches (seeds 1000 x24, 2000-5000
-x12: 1260 blocks) no block whose usual angle scored above 0.40 was read better at another angle, and
-47 % of blocks score 1.3 or more: their other angles cost network crops and a cut of the whole block
-each, for nothing."""
-
-_CLEAR_FULL = 1.0
-"""`_CLEAR` for a block whose usual angle's sample is full (`choose_angles`' `sample` numbers).
-
-Decision: 1.0, because ten totals read surely and in order are stronger evidence than a few (the
-noise of a short sample is why the peek has its `margin`), and ten one-digit numbers all in order
-can only be 0 to 9 (or back): 1.0 is a mean log-confidence of -0.25 with every total in order, or
-less sure numbers of more digits. The benches' blocks won by another angle scored at most 0.40
-(see `_CLEAR`); 78 % of blocks score 1.0 or more."""
+Decision: 1.0, because that is a mean log-confidence of -0.25 with every total in order (or less sure
+numbers of more digits), while on the rendered benches (seeds 1000 x24, 2000-5000 x12: 1260 blocks) no
+block whose usual angle scored above 0.40 was read better at another angle: 78 % of blocks score 1.0 or
+more, and their other angles cost network crops and a cut of the whole block each, for nothing. The
+readings of seeds 1000-4000 (12 photos each) are the same as when every block's other angles are read
+as far as they could compete. (A bar of 1.3 for samples shorter than ten numbers, so that a few
+one-digit numbers read surely and in order still had their other angles read, cost 20 crops a photo
+and changed no reading.)"""
 
 
 Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
@@ -55,8 +47,7 @@ Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
 
 def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, sample: int = 10,
                   bonus: float = 0.25, peek: int = 3, margin: float = 0.6,
-                  clear: float = _CLEAR, clear_full: float = _CLEAR_FULL
-                  ) -> list[tuple[int, Sequence[NumberToken]]]:
+                  clear: float = _CLEAR) -> list[tuple[int, Sequence[NumberToken]]]:
     """For each block (its candidates and whether its totals only rise), the angle whose first
     `sample` numbers read best (`_score`, the usual angle with `bonus`), with its numbers.
 
@@ -67,8 +58,8 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
     and an angle is read no further once even the best its unread numbers could read leaves it
     unable to pass its next test (`_best_score`, `_best_sample`): its peek `margin` below the usual
     angle, or its sample no better than the usual angle. The choice is the same as reading them all,
-    except that a block whose usual angle scores `clear` or more (bonus included; `clear_full` when
-    its sample is full) is not read at its other angles at all, nor cut at them (see `_CLEAR`).
+    except that a block whose usual angle scores `clear` or more (bonus included) is not read at its
+    other angles at all, nor cut at them (see `_CLEAR`).
     """
     first = [t for candidates, _ in blocks if candidates for t in candidates[0][1][:sample]]
     read = dict(zip(map(id, first), cache.read(first), strict=True))
@@ -84,9 +75,8 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
     # read no further: its peek `margin` below the usual angle (`_best_score` once its first number
     # is read, then the peek's score), then its sample below the usual angle. A block that reads
     # clearly the usual way has none.
-    rivals = [list(range(1, len(candidates)))
-              if head < (clear_full if candidates and len(candidates[0][1][:sample]) == sample else clear)
-              else [] for (candidates, _), head in zip(blocks, usual, strict=True)]
+    rivals = [list(range(1, len(candidates))) if head < clear else []
+              for (candidates, _), head in zip(blocks, usual, strict=True)]
     # (`numbers[:peek + 1]`: how many there are is known only once all are cut; only the angles still
     # in the running are cut.)
     short = [{i: len(candidates[i][1][:peek + 1]) <= peek for i in rival}

@@ -9,6 +9,7 @@ saw in training and what it sees on a photo cannot drift apart.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import cv2
 import numpy as np
@@ -41,27 +42,45 @@ def normalise_digit(crop: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     20×20 keeping the aspect ratio, and the result is shifted so its centre of mass is at the centre of
     the 28×28 frame. A crop without ink gives an all-zero image.
     """
+    out = np.zeros((SIZE, SIZE), np.float32)
+    _normalise_into(crop, out)
+    return out
+
+
+def normalise_digits(crops: Sequence[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float32]:
+    """The network's input blob (N×1×28×28 float32) for a batch of digit crops."""
+    blob = np.zeros((len(crops), 1, SIZE, SIZE), np.float32)
+    for index, crop in enumerate(crops):
+        _normalise_into(crop, blob[index, 0])
+    return blob
+
+
+def _normalise_into(crop: npt.NDArray[np.uint8], out: npt.NDArray[np.float32]) -> None:
+    """`normalise_digit` of `crop` written into `out` (28×28 float32, all zero on entry)."""
     if crop.ndim != 2:
         raise ValueError(f"a digit crop must be a 2-D grey image, got shape {crop.shape}")
-    out = np.zeros((SIZE, SIZE), np.float32)
     if crop.size == 0:
-        return out
-    ink = crop.astype(np.float32)
-    peak = float(ink.max())
+        return
+    peak = float(crop.max())
     if peak < _MIN_PEAK:
-        return out
+        return
+    ink = crop.astype(np.float32)
     ink *= 255.0 / max(peak, _FULL_INK)
     mask = (ink >= _INK_FRACTION * float(ink.max())).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    small = np.flatnonzero(areas < _SPECK_SHARE * float(areas.sum())) + 1
-    if small.size and small.size < count - 1:
-        specks = np.isin(labels, small).astype(np.uint8)
-        # Their faint anti-aliased rim goes too, else it would leave a ghost of the speck.
-        ink[cv2.dilate(specks, np.ones((3, 3), np.uint8)) > 0] = 0.0
-        mask[specks > 0] = 0
-    ys, xs = np.nonzero(mask)
-    y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+    kept = stats[1:]
+    if count > 2:
+        areas = kept[:, cv2.CC_STAT_AREA]
+        small = areas < _SPECK_SHARE * float(areas.sum())
+        if small.any() and not small.all():
+            specks = np.isin(labels, np.flatnonzero(small) + 1).astype(np.uint8)
+            # Their faint anti-aliased rim goes too, else it would leave a ghost of the speck.
+            ink[cv2.dilate(specks, np.ones((3, 3), np.uint8)) > 0] = 0.0
+            kept = kept[~small]
+    # The ink's box: the union of the boxes of the components kept (what is left of the mask).
+    x0, y0 = int(kept[:, cv2.CC_STAT_LEFT].min()), int(kept[:, cv2.CC_STAT_TOP].min())
+    x1 = int((kept[:, cv2.CC_STAT_LEFT] + kept[:, cv2.CC_STAT_WIDTH]).max())
+    y1 = int((kept[:, cv2.CC_STAT_TOP] + kept[:, cv2.CC_STAT_HEIGHT]).max())
     patch = ink[y0:y1, x0:x1]
     h, w = patch.shape
     scale = BOX / max(h, w)
@@ -70,22 +89,23 @@ def normalise_digit(crop: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     fitted = np.asarray(cv2.resize(patch, (new_w, new_h), interpolation=interpolation), np.float32)
     mass = float(fitted.sum())
     if mass <= 0.0:
-        return out
-    rows, cols = np.indices(fitted.shape, dtype=np.float64)
+        return
+    rows, cols = _indices(new_h, new_w)
     cy, cx = float((rows * fitted).sum()) / mass, float((cols * fitted).sum()) / mass
     # Put the centre of mass at the frame's centre, but never push ink out of the frame.
     centre = SIZE / 2.0  # MNIST put the centre of mass at pixel (14, 14), measured on its images
     left = min(max(centre - cx, 0.0), float(SIZE - new_w))
     top = min(max(centre - cy, 0.0), float(SIZE - new_h))
     shift = np.array([[1.0, 0.0, left], [0.0, 1.0, top]], np.float64)
-    placed = cv2.warpAffine(fitted, shift, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderValue=0.0)
-    result: npt.NDArray[np.float32] = np.clip(np.asarray(placed, np.float32) / 255.0, 0.0, 1.0)
-    return result
+    placed = np.asarray(cv2.warpAffine(fitted, shift, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderValue=0.0),
+                        np.float32)
+    placed /= 255.0
+    np.clip(placed, 0.0, 1.0, out=out)
 
 
-def normalise_digits(crops: Sequence[npt.NDArray[np.uint8]]) -> npt.NDArray[np.float32]:
-    """The network's input blob (N×1×28×28 float32) for a batch of digit crops."""
-    blob = np.zeros((len(crops), 1, SIZE, SIZE), np.float32)
-    for index, crop in enumerate(crops):
-        blob[index, 0] = normalise_digit(crop)
-    return blob
+@cache
+def _indices(height: int, width: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The row and column index of every pixel of a height × width image (at most 20 × 20: cached)."""
+    rows, cols = np.indices((height, width), dtype=np.float64)
+    rows.flags.writeable = cols.flags.writeable = False
+    return rows, cols

@@ -13,7 +13,7 @@ from sheetscan.vision._steps import Choice
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["Way", "absorbed", "finds_a_one", "may_swallow", "wide_ways"]
+__all__ = ["Way", "absorbed", "finds_a_one", "may_swallow", "one_boxes", "wide_ways"]
 
 _ONE_TALL = 0.75
 """A "1" cut off a glyph stands at least this share of the tallest digit beside it."""
@@ -22,6 +22,10 @@ _SWALLOW_WIDE = 1.2
 the digit beside it (about the 95th percentile of single digits' widths on rendered sheets)..."""
 _SWALLOW_HIGH = 0.9
 """... or wider than this share of the digit height (see `_swallow_limit`)."""
+_ONE_SURE = 0.9
+"""How sure a box must read "1" to count as a "1" run into its digit (`absorbed`, `finds_a_one`)."""
+_ONE_NARROW = 0.6
+"""A box cut off a glyph that may be a "1" is narrower than this many typical digit widths."""
 _HABIT_WIDE = 0.6
 """In a zone whose writer runs "1"s into their digits, a box wider than this share of the digit
 height may hold one (see `_swallow_limit`)."""
@@ -31,7 +35,7 @@ Way = tuple[tuple[_group.Box, ...], ...]
 """A way of cutting a number: each glyph's digit boxes, left to right."""
 
 
-def finds_a_one(first: Choice, chosen: Choice, *, sure: float = 0.9) -> bool:
+def finds_a_one(first: Choice, chosen: Choice, *, sure: float = _ONE_SURE) -> bool:
     """Whether `chosen` reads `first`'s digits with "1"s inserted, each read at least `sure`."""
     short, long = _digit_text(first), _digit_text(chosen)
     return (short is not None and long is not None and len(long[0]) > len(short[0])
@@ -39,7 +43,7 @@ def finds_a_one(first: Choice, chosen: Choice, *, sure: float = 0.9) -> bool:
 
 
 
-def absorbed(choices: list[Choice], *, sure: float = 0.9, cost: float = 1.5,
+def absorbed(choices: list[Choice], *, sure: float = _ONE_SURE, cost: float = 1.5,
               habit: bool = False) -> list[Choice]:
     """`choices` with the ways that swallow a "1" another way finds made less likely by `cost`.
 
@@ -85,22 +89,37 @@ def may_swallow(token: NumberToken, *, habit: bool = False) -> bool:
 
 
 
-def wide_ways(token: NumberToken, *, narrow: float = 0.6, tall: float = _ONE_TALL,
-               habit: bool = False) -> list[Way]:
+def wide_ways(token: NumberToken, *, narrow: float = _ONE_NARROW, tall: float = _ONE_TALL,
+              habit: bool = False) -> list[Way]:
     """The token's first way, and each other cut of a glyph wider than `_swallow_limit` that cuts off
     a box narrower than `narrow` typical digits and at least `tall` of the way's tallest box (a "1";
     `absorbed` takes nothing shorter for one), the other glyphs cut the first way."""
     first = tuple(tuple(cuts[0]) for cuts in token.glyph_cuts)
     ways = [first]
-    width = token.digit_size[1]
     for g, cuts in enumerate(token.glyph_cuts):
         if max(box[2] for box in cuts[0]) > _swallow_limit(token, habit=habit):
             for option in cuts[1:]:
                 way = (*first[:g], tuple(option), *first[g + 1:])
-                top = max(box[3] for glyph in way for box in glyph)
-                if any(box[2] < narrow * width and box[3] >= tall * top for box in option):
+                if _ones(token, way, option, narrow=narrow, tall=tall):
                     ways.append(way)
     return ways
+
+
+def one_boxes(token: NumberToken, way: Way) -> tuple[_group.Box, ...]:
+    """The boxes of `way`, one of the token's `wide_ways` other than its first, that may be the "1"
+    it looks for (those `wide_ways` chose it for)."""
+    first = tuple(tuple(cuts[0]) for cuts in token.glyph_cuts)
+    option = next((glyph for glyph, usual in zip(way, first, strict=True) if glyph != usual), ())
+    return _ones(token, way, option, narrow=_ONE_NARROW, tall=_ONE_TALL)
+
+
+def _ones(token: NumberToken, way: Way, option: tuple[_group.Box, ...], *, narrow: float,
+          tall: float) -> tuple[_group.Box, ...]:
+    """The boxes of `option` (a glyph's cut in `way`) narrower than `narrow` typical digits and at
+    least `tall` of the way's tallest box."""
+    width = token.digit_size[1]
+    top = max(box[3] for glyph in way for box in glyph)
+    return tuple(box for box in option if box[2] < narrow * width and box[3] >= tall * top)
 
 
 def _digit_text(choice: Choice, *, tall: float = _ONE_TALL) -> tuple[str, tuple[float, ...]] | None:

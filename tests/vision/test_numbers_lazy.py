@@ -6,6 +6,7 @@ check which numbers get cut and that the reading is complete, not the trained ne
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -106,7 +107,8 @@ def test_another_angle_is_read_no_further_than_it_could_matter() -> None:
         reader = _Counting(table)
         usual = tuple(_one_box(w) for w in usual_widths)
         turned = tuple(_one_box(w) for w in (first, 31, 32, 33))
-        ((angle, _),) = choose_angles([(((0, usual), (180, turned)), False)], DigitCache(reader))
+        ((angle, _),) = choose_angles([(((0, usual), (180, turned)), False)], DigitCache(reader),
+                                      clear=math.inf)
         assert angle == chosen
         assert {31, 32, 33} & set(reader.widths) == read_widths
 
@@ -121,6 +123,7 @@ def test_an_angle_whose_read_totals_go_back_is_dropped_before_its_peek_is_read()
     reader = _Counting(table)
     usual = tuple(_one_box(w) for w in (20, 21, 22, 23))
     turned = tuple(_one_box(w) for w in (31, 34, 32, 33))
-    ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(reader))
+    ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(reader),
+                                  clear=math.inf)
     assert angle == 0
     assert {31, 34, 32, 33} & set(reader.widths) == {31, 34}
