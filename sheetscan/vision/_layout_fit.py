@@ -341,6 +341,12 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
         # A line across the pulka band near the middle of the side: the mid-edge spoke.
         crossing = _crossings(fat, outer, inner, lo + 0.3 * (hi - lo), hi - 0.3 * (hi - lo), horizontal_side,
                               min_gap)
+        # Decision: not where the rectangles' own sides cross the band, because with wide whist bands
+        # (0.3 of the sheet) the pulka rectangle's side runs across it at the search's end, and a
+        # standard-4 sheet read a spoke there (bench_styles seed 7000, thin, photo 2).
+        ends = ("left", "right") if horizontal_side else ("top", "bottom")
+        across = [rect[end] for rect in (p, q) for end in ends]
+        crossing = tuple(v for v in crossing if all(c is None or abs(v - c) >= min_gap for c in across))
         if crossing:
             at = min(crossing, key=lambda v: abs(v - (lo + hi) / 2))
             mid_spoke[side] = 1.0

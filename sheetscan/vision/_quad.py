@@ -38,6 +38,9 @@ class FrameCandidate:
     """Area of the quadrilateral in pixels."""
     touches: tuple[str, ...]
     """The image borders the outline runs into ("left", "top", "right", "bottom")."""
+    crowded: bool = False
+    """Over a fifth of the inside is ink (much or bold writing, or lines thickened at a faint level)
+    though it is no mesh (`_ink_share`): such an outline may also be the frame merged with writing."""
 
 
 def order_clockwise(quad: F64) -> F64:
@@ -234,7 +237,8 @@ def find_frames(
             continue
         # A sheet is mostly bare paper between its lines; a dense mesh is a printed grid (or a texture)
         # seen at too faint a contrast.
-        if _meshed(mask, quad):
+        ink, bare = _ink_share(mask, quad)
+        if ink > _CROWDED and (bare < 0.05 or ink > 1 / 3):
             continue
         if gray is not None and sum(table_sides(gray, quad, size, widths)) >= 3:
             if edges is not None:
@@ -251,7 +255,7 @@ def find_frames(
         # too faint), not the frame: reading it as the sheet would lose the whole photo.
         if _spoked_corners(mask, quad, size, thin=max(3.0, 1.5 * float(np.median(widths)))) >= 2:
             continue
-        found.append(FrameCandidate(quad, min(cover), area, touches))
+        found.append(FrameCandidate(quad, min(cover), area, touches, crowded=ink > _CROWDED))
     found.sort(key=lambda c: -c.area)
     if not found:
         return found
@@ -499,25 +503,33 @@ def ring_values(image: U8, quad: F64, offsets: tuple[float, ...], samples: int =
     return np.concatenate(values) if values else np.zeros(0, np.uint8)
 
 
-def _meshed(mask: U8, quad: F64) -> bool:
-    """True when the inside of the quadrilateral is a mesh of ink (a printed grid or a texture seen at
-    too faint a contrast), not a sheet: over a fifth of it is ink, and under a twentieth of it lies
-    more than 1.5 % of the outline's size (the square root of its area) from any ink.
+_CROWDED = 0.2
+"""Share of ink inside an outline above which it is a mesh unless bare paper is left (`_ink_share`)."""
 
-    Decision: a dense outline with bare paper left between its lines is a written sheet, because big
-    or bold writing, or a thin frame seen only at a faint level (where the writing thickens), covers
-    over a fifth of the frame with ink (seen up to 0.27 on bench photos), while a grid's or a
-    texture's ink comes near every point: on bench_styles photos (seeds 7000 and 9000, 8 a style)
-    the meshes left up to 2.4 % of the inside that far from ink, the frames 7.5 % or more (0-3.5 %
-    with the paper's grid seen too).
+
+def _ink_share(mask: U8, quad: F64) -> tuple[float, float]:
+    """The share of the inside of the quadrilateral that is ink, and (when over `_CROWDED`, else 1.0)
+    the share lying more than 1.5 % of the outline's size (the square root of its area) from any ink.
+
+    A sheet is mostly bare paper between its lines; a printed grid or a texture seen at too faint a
+    contrast is a mesh of ink.
+    Decision: an outline over a fifth ink is a mesh only when under a twentieth of it is bare that
+    far from ink, or when over a third is ink, because big or bold writing, or a thin frame seen only
+    at a faint level (where the writing thickens), covers over a fifth of the frame with ink (0.22-0.30
+    on the bench_styles photos that were lost that way), while a grid's or a texture's ink comes near
+    every point: on bench_styles photos (seeds 7000 and 9000, 8 a style, every ink level) the meshes
+    left up to 2.4 % of the inside that far from ink, the frames 7.5 % or more (0-3.5 % with the
+    paper's grid seen too); a part-seen grid inside an outline (bench seed 4000 photo 4) was 0.37 ink
+    and 9.6 % bare.
     """
     inside = np.zeros_like(mask)
     cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
-    area = int(np.count_nonzero(inside))
-    if float(np.count_nonzero(cv2.bitwise_and(mask, inside))) <= 0.2 * max(area, 1):
-        return False
+    area = max(1, int(np.count_nonzero(inside)))
+    ink = float(np.count_nonzero(cv2.bitwise_and(mask, inside))) / area
+    if ink <= _CROWDED:
+        return ink, 1.0
     far = cv2.distanceTransform(cv2.bitwise_not(mask), cv2.DIST_L2, 3) > 0.015 * math.sqrt(area)
-    return float(np.count_nonzero(far & (inside > 0))) < 0.05 * max(area, 1)
+    return ink, float(np.count_nonzero(far & (inside > 0))) / area
 
 
 def _inner_ring_ink(mask: U8, quad: F64, depths: tuple[float, ...], widths: list[float]) -> float | None:
