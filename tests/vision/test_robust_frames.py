@@ -6,8 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision._drawn_frame import frame_candidates
-from sheetscan.vision._quad import find_frames
+from sheetscan.vision._drawn_frame import choose_frame, frame_candidates
+from sheetscan.vision._quad import FrameCandidate, find_frames
 
 _SHAPE = (600, 800)
 _FRAME = np.array([[120.0, 90.0], [690.0, 110.0], [670.0, 520.0], [100.0, 500.0]])
@@ -83,3 +83,27 @@ def test_a_frame_joined_to_the_tables_rim_on_a_light_table_is_found() -> None:
     cv2.rectangle(grey, (380, 45), (392, 66), _INK, -1)
     found = frame_candidates(mask, grey)
     assert found and _corner_error(found[0][0].quad, frame) < 5
+
+
+def test_an_outline_mostly_filled_with_a_grid_is_a_mesh() -> None:
+    # A grid (2 px lines every 8 px) over the left four fifths of the frame: over a third of the inside
+    # is ink, though the right fifth is bare paper.
+    mask = _drawn(_FRAME)
+    for x in range(100, 560, 8):
+        cv2.line(mask, (x, 90), (x, 520), 255, 2)
+    for y in range(90, 520, 8):
+        cv2.line(mask, (100, y), (560, y), 255, 2)
+    assert np.mean(mask[_inside(_FRAME)] > 0) > 1 / 3
+    assert not find_frames(mask)
+
+
+def test_a_frame_merged_with_writing_at_one_level_loses_to_the_clean_one() -> None:
+    # At one ink level a row of writing along the top side joins it, and that level's outline has its
+    # top on the writing 8 px above the frame's line: a bigger, crowded outline near the frame seen
+    # on its own lines at two other levels (all three within 1.5 % of the size: each seen thrice).
+    merged = _FRAME + np.array([[0.0, -8.0], [0.0, -8.0], [0.0, 0.0], [0.0, 0.0]])
+    mask = np.maximum(_drawn(_FRAME), _drawn(merged))
+    clean = FrameCandidate(_FRAME, 1.0, 230000.0, ())
+    crowded = FrameCandidate(merged, 1.0, 235000.0, (), crowded=True)
+    assert choose_frame([(crowded, mask), (clean, mask), (clean, mask)])[0] is clean
+    assert choose_frame([(crowded, mask)])[0] is crowded  # alone, it is what was seen
