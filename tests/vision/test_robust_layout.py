@@ -71,3 +71,15 @@ def test_spokes_not_looked_for_do_not_count_as_missing() -> None:
     )
     layout, _, certain, _ = choose_layout(measured, None)
     assert layout.name == "standard-4" and not certain
+
+
+def test_a_rectangles_side_seen_in_dashes_is_still_measured() -> None:
+    # A pale pencil side breaks into dashes at the lines' level: the pulka rectangle's right side shows
+    # along one 110 px stretch of the middle rows (0.3-0.7 of the frame's height, 573 px: 0.19 of them).
+    mask = _standard_4_mask()
+    _, top, right, bottom = _PULKA
+    cv2.line(mask, (right, top + 3), (right, bottom - 3), 0, 7)
+    cv2.line(mask, (right, 700), (right, 810), 255, 5)
+    measured = measure(mask, _FRAME_PX)
+    assert measured.pulka_rect["right"] is not None and abs(measured.pulka_rect["right"] - right) <= 3
+    assert measured.gora_rect["right"] is not None and abs(measured.gora_rect["right"] - _GORA[2]) <= 3
