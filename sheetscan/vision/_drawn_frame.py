@@ -51,29 +51,28 @@ def _paper_only(mask: U8, dark: U8, *, sharp: bool = False) -> U8 | None:
 
 def frame_candidates(mask: U8, dark: U8, *, sharp_cut: bool = False) -> list[tuple[FrameCandidate, U8]]:
     """The best drawn-frame outline in `mask`, and, when that is not whole, in `mask` cut to the paper:
-    first without the table's rim along the paper's edges `find_frames` dropped (`without_rims`), and
-    when that gives no whole outline, cut to the bright paper (`_paper_only`); `sharp_cut`: also in
-    `mask` cut to the paper found at full resolution (`_paper_only(sharp=True)`)."""
+    to the bright paper (`_paper_only`), and without the table's rim along the paper's edges
+    `find_frames` dropped (`without_rims`); `sharp_cut`: also in `mask` cut to the paper found at full
+    resolution (`_paper_only(sharp=True)`)."""
     mask = closed(mask)
     edges: list[F64] = []
     frames = _best_and_whole(find_frames(mask, gray=dark, edges=edges), mask)
     if not frames or not whole(frames[0][0]):
-        # Decision: the rim is cleared off along the paper's edge itself first, because `_paper_only`
-        # needs a table clearly darker than the paper (0.8 of it; on a light table a frame joined to
-        # the rim was lost with it: bench_styles seed 6000, thin and far, photo 2) and its paper, found
-        # on a blurred copy, may end a few px inside the paper (a frame's side drawn that close to the
-        # edge was cut, and an outline made up of inner lines taken: seed 9000, thick, photo 0).
-        # Only one of the two cuts counts, so that the same outline is not counted twice among the
-        # levels `choose_frame` weighs.
-        rimless: list[tuple[FrameCandidate, U8]] = []
+        paper = _paper_only(mask, dark)
+        cut_to_paper = _best_and_whole(find_frames(paper, gray=dark), paper) if paper is not None else []
+        frames += cut_to_paper
         if edges:
+            # Decision: the rim is also cleared off along the paper's edge itself, because
+            # `_paper_only` needs a table clearly darker than the paper (0.8 of it; on a light table
+            # a frame joined to the rim was lost with it: bench_styles seed 6000, thin and far, photo
+            # 2) and its paper, found on a blurred copy, may end a few px inside the paper (a frame's
+            # side drawn that close to the edge was cut, and an outline made up of inner lines taken:
+            # seed 9000, thick, photo 0). An outline the paper cut found too is not counted twice
+            # among the levels `choose_frame` weighs (that one is kept).
             cut = without_rims(mask, dark, edges)
-            rimless = _best_and_whole(find_frames(cut, gray=dark), cut)
-            frames += rimless
-        if not any(whole(frame) for frame, _ in rimless):
-            paper = _paper_only(mask, dark)
-            if paper is not None:
-                frames += _best_and_whole(find_frames(paper, gray=dark), paper)
+            size = max(mask.shape)
+            frames += [c for c in _best_and_whole(find_frames(cut, gray=dark), cut)
+                       if votes(c[0], [f for f, _ in cut_to_paper], size) == 0]
     if sharp_cut:
         sharp = _paper_only(mask, dark, sharp=True)
         if sharp is not None:
