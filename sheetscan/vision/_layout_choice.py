@@ -48,7 +48,12 @@ def choose_layout(m: Measured, players: int | None) -> tuple[SheetLayout, int, b
         for k in range(4) if n == 3 else (0,):
             hypotheses.append((_cost(m, n, k), n, k))
     hypotheses.sort()
-    cost, n, k = hypotheses[0]
+    # Decision: spokes that fit two layouts about equally well (a side where they would differ not
+    # seen) are told apart by the whist bands' splits, because those are drawn differently too (two
+    # on every side of a standard-4 sheet) but are thinner evidence than the spokes (a digit or a
+    # stroke crossing a band reads as one): only a near tie is settled by them.
+    near = [h for h in hypotheses if h[0] <= hypotheses[0][0] + _TIE]
+    cost, n, k = min(near, key=lambda h: (_split_misfit(m, h[1], h[2]), h))
     certain = True
     if n == 4:
         k, certain = 0, False
@@ -61,16 +66,48 @@ def choose_layout(m: Measured, players: int | None) -> tuple[SheetLayout, int, b
     return layout_for(n), k, certain, note
 
 
+_TIE = 0.25
+"""Spoke costs this close are a tie, settled by the whist splits (`_split_misfit`)."""
+
+
+def _split_misfit(m: Measured, n: int, k: int) -> int:
+    """How many whist splits seen differ from layout n turned by k: two across each whist band of a
+    standard-4 sheet; on a standard-3 one, one across the bottom band and one (the mid spoke's outer
+    part) across the top band, none across the sides' (more than two count as two)."""
+    misfit = 0
+    for side in _SIDES:
+        if m.pulka_rect.get(side) is None:
+            continue  # the band was not found: its splits were not looked for
+        up = _upright_side(side, k)
+        want = 2 if n == 4 else 1 if up in ("top", "bottom") else 0
+        misfit += abs(min(len(m.whist_splits.get(side, ())), 2) - want)
+    return misfit
+
+
+_CORNER_SIDES = {"TL": ("left", "top"), "TR": ("right", "top"), "BR": ("right", "bottom"),
+                 "BL": ("left", "bottom")}
+
+
 def _cost(m: Measured, n: int, k: int) -> float:
-    """How badly the spokes seen contradict layout n turned by k (0 = a perfect match)."""
+    """How badly the spokes seen contradict layout n turned by k (0 = a perfect match).
+
+    Decision: where a spoke could not be looked for (the pulka band there was not found: a side of
+    either rectangle missing), it counts half against every layout, because "not seen" there says
+    nothing: taken as "no spoke", two gora sides lost on a freehand standard-4 sheet (the two corners
+    on that side and its mid spoke) made it cost more than a standard-3 turned to have those corners
+    bare (bench_styles seed 7000, thin, photo 2).
+    """
     cost = 0.0
     for side in _SIDES:
         want = 1.0 if n == 3 and _upright_side(side, k) == "top" else 0.0
-        cost += abs(m.mid_spoke.get(side, 0.0) - want)
+        seen = m.pulka_rect.get(side) is not None and m.gora_rect.get(side) is not None
+        cost += abs(m.mid_spoke.get(side, 0.0) - want) if seen else 0.5
     for corner in _CORNERS:
         up = _upright_corner(corner, k)
         want = 1.0 if n == 4 or up in ("BL", "BR") else 0.0
-        cost += abs(m.corner_spoke.get(corner, 0.0) - want)
+        seen = all(rect.get(side) is not None for rect in (m.pulka_rect, m.gora_rect)
+                   for side in _CORNER_SIDES[corner])
+        cost += abs(m.corner_spoke.get(corner, 0.0) - want) if seen else 0.5
     return cost
 
 

@@ -22,7 +22,7 @@ from sheetscan.vision._lines import (
 
 __all__ = [
     "FrameCandidate", "find_frames", "order_clockwise", "overrun_sides", "rectangle_aspect", "refine_quad",
-    "ring_ink", "segment_coverage", "side_coverage",
+    "ring_ink", "segment_coverage", "side_coverage", "table_sides", "without_rims",
 ]
 
 
@@ -38,6 +38,9 @@ class FrameCandidate:
     """Area of the quadrilateral in pixels."""
     touches: tuple[str, ...]
     """The image borders the outline runs into ("left", "top", "right", "bottom")."""
+    crowded: bool = False
+    """Over a fifth of the inside is ink (much or bold writing, or lines thickened at a faint level)
+    though it is no mesh (`_ink_share`): such an outline may also be the frame merged with writing."""
 
 
 def order_clockwise(quad: F64) -> F64:
@@ -179,13 +182,15 @@ def _touches(points: F64, shape: tuple[int, int], margin: float) -> tuple[str, .
 
 
 def find_frames(
-    mask: U8, *, gray: U8 | None = None, min_area_share: float = 0.04, min_coverage: float = 0.55
+    mask: U8, *, gray: U8 | None = None, min_area_share: float = 0.04, min_coverage: float = 0.55,
+    edges: list[F64] | None = None,
 ) -> list[FrameCandidate]:
     """Closed four-sided ink outlines in `mask`, best first (large, fully drawn, not the background).
 
     Each connected ink component's convex hull is reduced to 4 corners; it is kept when every side
     runs along ink for at least `min_coverage` of its length. A component running into three or more
-    image borders is the table or the paper's own edge, not a drawn sheet.
+    image borders is the table or the paper's own edge, not a drawn sheet. The outlines dropped as the
+    paper's edge (`gray` shows the table beyond them) are added to `edges` when it is given.
     """
     h, w = mask.shape
     # Outer boundaries of every component, also of those lying inside another one's hole (the drawn
@@ -224,21 +229,25 @@ def find_frames(
             continue
         # A drawn frame has bare paper on both sides; the paper's edge has the table outside it, a
         # table texture has texture inside its outline. Handwriting near the frame is allowed for.
+        # (The outline lies on the outer edge of its ink: inside is looked at past each side's ink.)
+        widths = _side_widths(mask, quad, band=max(4, round(0.012 * size)))
         outside = ring_ink(mask, quad, (0.007 * size, 0.011 * size))
-        inside = ring_ink(mask, quad, (-0.007 * size, -0.011 * size, -0.02 * size))
+        inside = _inner_ring_ink(mask, quad, (0.007 * size, 0.011 * size, 0.02 * size), widths)
         if (outside is not None and outside > 0.15) or (inside is not None and inside > 0.3):
             continue
         # A sheet is mostly bare paper between its lines; a dense mesh is a printed grid (or a texture)
         # seen at too faint a contrast.
-        if _ink_density(mask, quad) > 0.2:
+        ink, bare = _ink_share(mask, quad)
+        if ink > _CROWDED and (bare < 0.05 or ink > 1 / 3):
             continue
-        if gray is not None and _is_paper_edge(gray, quad, size):
+        if gray is not None and sum(table_sides(gray, quad, size, widths)) >= 3:
+            if edges is not None:
+                edges.append(quad)
             continue
         # Decision: an outline whose every side is a band over 1 % of the photo wide is not drawn (a
         # 3 mm felt-tip line on an A4 sheet filling the photo is about 0.8 %): it is the dark rim the
         # table makes along the paper's edge, seen from inside it, where the paper-edge test above
         # compares rim with rim.
-        widths = _side_widths(mask, quad, band=max(4, round(0.012 * size)))
         if min(widths) > 0.01 * size:
             continue
         # Decision: an outline with drawn lines (as thin as its own sides) leaving two or more of its
@@ -246,7 +255,7 @@ def find_frames(
         # too faint), not the frame: reading it as the sheet would lose the whole photo.
         if _spoked_corners(mask, quad, size, thin=max(3.0, 1.5 * float(np.median(widths)))) >= 2:
             continue
-        found.append(FrameCandidate(quad, min(cover), area, touches))
+        found.append(FrameCandidate(quad, min(cover), area, touches, crowded=ink > _CROWDED))
     found.sort(key=lambda c: -c.area)
     if not found:
         return found
@@ -411,23 +420,66 @@ def rectangle_aspect(quad: F64, principal: tuple[float, float]) -> float:
     return ratio
 
 
-def _is_paper_edge(gray: U8, quad: F64, size: int) -> bool:
-    """True when the outline separates two different surfaces (the paper from the table).
+def table_sides(gray: U8, quad: F64, size: int, widths: list[float]) -> list[bool]:
+    """For each side of the outline, whether it separates two different surfaces (the paper from the
+    table beyond it).
 
     A drawn frame has the same paper on both sides; the paper's own edge has the table outside. The
     brightness just outside and just inside is compared side by side (medians, so handwriting does not
     matter); a frame drawn close to the paper's edge may see the table beyond one or two sides, the
-    paper's edge sees it beyond three or four (those in the photo).
+    paper's edge sees it beyond three or four (those in the photo). The outline lies on the outer
+    edge of its ink; inside is looked at past each side's ink run (`widths`, px across the side).
     """
-    differing = 0
+    # Decision: inside is measured from the ink's inner edge, as in `_inner_ring_ink`: a felt-tip
+    # frame's line filled the ring 0.6-1 % of the size inside, and the frame read as the paper's edge.
+    differing = []
     for side in range(4):
         outside = ring_values(gray, quad, (0.006 * size, 0.01 * size), sides=(side,))
-        inside = ring_values(gray, quad, (-0.006 * size, -0.01 * size), sides=(side,))
+        inside = ring_values(gray, quad, (-0.006 * size - widths[side], -0.01 * size - widths[side]),
+                             sides=(side,))
         if outside.size < 10 or inside.size < 10:
+            differing.append(False)
             continue
         out_level, in_level = float(np.median(outside)), float(np.median(inside))
-        differing += abs(out_level - in_level) > 0.15 * max(in_level, 1.0)
-    return differing >= 3
+        differing.append(abs(out_level - in_level) > 0.15 * max(in_level, 1.0))
+    return differing
+
+
+def without_rims(mask: U8, gray: U8, edges: list[F64]) -> U8:
+    """`mask` without the table's rim along the paper's edges `edges` (outlines `find_frames` dropped
+    as the paper's edge): beyond each side with the table past it, up to the rim's inner edge.
+
+    The table next to the paper reads as a band of "ink" (darker than the paper nearby) lying wholly
+    on the table's side of the paper's edge. A frame drawn within a few px of that edge, or joined to
+    it by a name written in the margin, is one component with it and was dropped with it; cleared up
+    to a pixel past the band's inner edge (a straight line fitted along the side), the frame's own
+    line, on the paper, stays.
+    """
+    size = max(mask.shape)
+    band = max(4, round(0.02 * size))
+    out = mask.copy()
+    for quad in edges:
+        widths = _side_widths(mask, quad, band=max(4, round(0.012 * size)))
+        table = table_sides(gray, quad, size, widths)
+        ends = np.roll(quad, -1, axis=0)
+        _, inner, valid = _runs_across(mask, quad, ends, band=band, samples=60)
+        t = np.linspace(0.1, 0.9, 60)[:, None]  # where `_runs_across` samples (its `ends`)
+        for side in range(4):
+            a, b = quad[side], ends[side]
+            if not table[side] or int(np.count_nonzero(valid[side])) < 8:
+                continue
+            along = (b - a) / max(float(np.hypot(*(b - a))), 1e-9)
+            normal = np.array([-along[1], along[0]])  # inwards (the quad is clockwise, y down)
+            on_edge = (a + t * (b - a))[valid[side]] + (inner[side][valid[side]] + 1.5)[:, None] * normal
+            fitted = fit_line(on_edge)
+            if fitted is None:
+                continue
+            point, direction = fitted
+            foot_a = point + ((a - point) @ direction) * direction
+            foot_b = point + ((b - point) @ direction) * direction
+            strip = f64([a - band * normal, b - band * normal, foot_b, foot_a])
+            cv2.fillPoly(out, [np.round(strip).astype(np.int32)], 0)
+    return out
 
 
 def ring_values(image: U8, quad: F64, offsets: tuple[float, ...], samples: int = 60,
@@ -451,12 +503,48 @@ def ring_values(image: U8, quad: F64, offsets: tuple[float, ...], samples: int =
     return np.concatenate(values) if values else np.zeros(0, np.uint8)
 
 
-def _ink_density(mask: U8, quad: F64) -> float:
-    """Share of ink inside the quadrilateral."""
+_CROWDED = 0.2
+"""Share of ink inside an outline above which it is a mesh unless bare paper is left (`_ink_share`)."""
+
+
+def _ink_share(mask: U8, quad: F64) -> tuple[float, float]:
+    """The share of the inside of the quadrilateral that is ink, and (when over `_CROWDED`, else 1.0)
+    the share lying more than 1.5 % of the outline's size (the square root of its area) from any ink.
+
+    A sheet is mostly bare paper between its lines; a printed grid or a texture seen at too faint a
+    contrast is a mesh of ink.
+    Decision: an outline over a fifth ink is a mesh only when under a twentieth of it is bare that
+    far from ink, or when over a third is ink, because big or bold writing, or a thin frame seen only
+    at a faint level (where the writing thickens), covers over a fifth of the frame with ink (0.22-0.30
+    on the bench_styles photos that were lost that way), while a grid's or a texture's ink comes near
+    every point: on bench_styles photos (seeds 7000 and 9000, 8 a style, every ink level) the meshes
+    left up to 2.4 % of the inside that far from ink, the frames 7.5 % or more (0-3.5 % with the
+    paper's grid seen too); a part-seen grid inside an outline (bench seed 4000 photo 4) was 0.37 ink
+    and 9.6 % bare.
+    """
     inside = np.zeros_like(mask)
     cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
-    area = int(np.count_nonzero(inside))
-    return float(np.count_nonzero(cv2.bitwise_and(mask, inside))) / max(area, 1)
+    area = max(1, int(np.count_nonzero(inside)))
+    ink = float(np.count_nonzero(cv2.bitwise_and(mask, inside))) / area
+    if ink <= _CROWDED:
+        return ink, 1.0
+    far = cv2.distanceTransform(cv2.bitwise_not(mask), cv2.DIST_L2, 3) > 0.015 * math.sqrt(area)
+    return ink, float(np.count_nonzero(far & (inside > 0))) / area
+
+
+def _inner_ring_ink(mask: U8, quad: F64, depths: tuple[float, ...], widths: list[float]) -> float | None:
+    """Share of ink at points `depths` px inside each side's own ink run (`widths`, px across the side,
+    from the outline on its outer edge); None when every point is off the image.
+
+    Decision: measured from the ink's inner edge, because a felt-tip frame's line (7 px wide at the
+    preview's size, plus the preview's darkest-pixel pooling) filled the ring at 0.7-1.1 % of the size
+    inside it, and the frame was taken for a texture's outline and lost (bench_styles seed 7000,
+    thick, photo 2).
+    """
+    values = [ring_values(mask, quad, tuple(-depth - widths[side] for depth in depths), 80, sides=(side,))
+              for side in range(4)]
+    joined = np.concatenate(values)
+    return float(np.mean(joined > 0)) if joined.size else None
 
 
 def ring_ink(mask: U8, quad: F64, offsets: tuple[float, ...], samples: int = 80) -> float | None:
