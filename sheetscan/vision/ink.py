@@ -295,11 +295,11 @@ def _straight_lines(mask: Mask, *, length: float) -> Mask:
 
 def _without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: float,
                            share: float = 0.9, darker: float = 2.0) -> Mask:
-    """`mask` less the blobs that are pieces of faint ruling: shorter either way than the ruling's runs
-    (`length`, at least 60 px), with at least `share` of their ink on the ruling (`_faint_ruling`), and on
-    average no more than `darker` times as strong as the ruling around them (the mean of its pixels at
-    least `level` strong that are not ink, within a quarter of the runs' length of the blob's middle, at
-    least 9 px).
+    """`mask` less the blobs that are pieces of faint ruling: more than 2 px, shorter either way than the
+    ruling's runs (`length`, at least 60 px), with at least `share` of their ink on the ruling
+    (`_faint_ruling`), and on average no more than `darker` times as strong as the ruling around them (the
+    mean of its pixels at least `level` strong that are not ink, within a quarter of the runs' length of
+    the blob's middle, at least 9 px).
 
     Where the ruling is too faint to be found and taken out whole, its crossings (two rulings' darkness
     on one spot: at most twice one ruling's) and its darker stretches still pass the ink thresholds
@@ -324,7 +324,9 @@ def _without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: 
     area = stats[:, cv2.CC_STAT_AREA]
     on_band = np.bincount(which[band[ys, xs] > 0], minlength=count)
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    candidates = np.flatnonzero((on_band >= share * np.maximum(area, 1)) & (extent < size))
+    # Decision: blobs of one or two pixels are left alone, because the number stage already takes them
+    # for specks (no dot is that small) and dropping them only moved what the line removal gives back.
+    candidates = np.flatnonzero((on_band >= share * np.maximum(area, 1)) & (extent < size) & (area > 2))
     candidates = candidates[candidates > 0]
     if candidates.size == 0:
         return mask
