@@ -9,8 +9,8 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64, u8
 
 __all__ = [
-    "INK_REACH", "INK_STRONG", "INK_WEAK", "below", "dark_mask", "dark_ratio", "fit_line", "hanging_pieces",
-    "hysteresis", "ink_at", "intersect",
+    "INK_REACH", "INK_STRONG", "INK_WEAK", "at_least", "below", "dark_mask", "dark_ratio", "fit_line",
+    "hanging_pieces", "hysteresis", "ink_at", "intersect",
     "line_through", "local_ink", "long_blobs", "nearest_run_spans", "nearest_runs", "opening",
     "point_line_distance",
 ]
@@ -109,6 +109,13 @@ def ink_at(mask: U8, x: NDArray[np.integer], y: NDArray[np.integer]) -> NDArray[
     xs = np.clip(np.asarray(x, np.intp) + 1, 0, w + 1)
     ys = np.clip(np.asarray(y, np.intp) + 1, 0, h + 1)
     return np.asarray(np.take(framed, ys * (w + 2) + xs) > 0, np.bool_)
+
+
+def at_least(image: U8, level: int) -> U8:
+    """255 where `image` (uint8) is at least `level`, else 0."""
+    if level <= 0:
+        return np.full_like(image, 255)
+    return np.asarray(cv2.threshold(image, level - 1, 255, cv2.THRESH_BINARY)[1], np.uint8)
 
 
 def opening(mask: cv2.typing.MatLike, kernel: cv2.typing.MatLike) -> U8:

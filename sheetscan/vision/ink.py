@@ -6,13 +6,14 @@ violet, and the sheet's lines are printed grey/black or drawn by the same pens a
 1. take the darkest colour channel, which makes a blue or violet stroke as dark as a black one;
 2. divide by an estimate of the paper's own brightness (a grey closing that fills in every stroke),
    which removes light gradients and soft shadows: what is left is how much darker than the paper
-   around it each pixel is;
+   around it each pixel is; a photo out of focus has that strength sharpened back (`_focus`);
 3. keep pixels clearly darker than the paper (hysteresis: a weak pixel counts only right next to a
    strong one, so faint anti-aliased edges stay with their strokes, and paper grain and the faint
    ruling of squared paper do not);
 4. take out the drawn lines the zone stage found and any long straight level or upright run of ink
    (squared paper's ruling, printed lines), then give back the pieces of line that handwriting
-   crosses, so a digit written across a line is not cut in two;
+   crosses, so a digit written across a line is not cut in two; the specks of a ruling too faint to be
+   found whole (its crossings) go too (`_ruling`);
 5. drop what cannot be handwriting: blobs as long as a good part of the sheet (unfound lines, the
    paper's edge, a shadow's border), keeping the digits written against such a line.
 """
@@ -25,7 +26,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, long_blobs, opening
+from sheetscan.vision._focus import sharpened
+from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, long_blobs, opening
+from sheetscan.vision._ruling import without_ruling_specks
 
 __all__ = ["Ink", "find_ink"]
 
@@ -71,7 +74,7 @@ def find_ink(
         channels = cv2.split(image)
         darkest = np.asarray(cv2.min(cv2.min(channels[0], channels[1]), channels[2]), np.uint8)
     strength = _strength(darkest, _paper_brightness(darkest))
-    strength = _sharpened(strength)
+    strength = sharpened(strength)
 
     drawn = None
     drawn_width = 3
@@ -82,10 +85,10 @@ def find_ink(
     mask = _hysteresis(strength, strong=local, weak=int(weak * 255), weak_share=weak / strong)
     # Straight runs are looked for among the faint pixels too: the ruling of squared paper is faint
     # but unbroken, while its crossings are dark enough to pass for dots.
-    lines = _straight_lines(_at_least(strength, int(weak * 255)), length=grid_length * min(mask.shape))
+    lines = _straight_lines(at_least(strength, int(weak * 255)), length=grid_length * min(mask.shape))
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
-    mask = _without_ruling_specks(mask, strength, level=0.5 * weak, length=grid_length * min(mask.shape))
+    mask = without_ruling_specks(mask, strength, level=0.5 * weak, length=grid_length * min(mask.shape))
     if lines.any():
         mask = _remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
                              line_length=max_extent * min(mask.shape))
@@ -145,78 +148,6 @@ def _strength(darkest: Mask, paper: Mask) -> Mask:
     return np.asarray(_STRENGTH.ravel()[index], np.uint8)
 
 
-SHARP_BLUR = 1.3
-"""The blur (Gaussian σ, px) `_blur_of` measures on the rectified sheet of a photo in focus: the camera's own
-softness, the rectification's resampling and the ink's soft edges."""
-
-
-def _sharpened(strength: Mask, *, sharp: float = SHARP_BLUR, gate: float = 1.5, amount: float = 2.0) -> Mask:
-    """`strength` with the blur beyond a sharp photo's (`sharp`, σ px) taken back out by unsharp masking,
-    when the photo measures blurrier than `gate` (`_blur_of`); else `strength` itself.
-
-    Out of focus, a thin stroke or a dot spreads its ink over more paper and loses its darkness: it fell
-    below the strong threshold (dots between numbers, a pale "0" beside a dark "2"), while a dark stroke's
-    spread edges passed the weak one and fattened it until loops closed. Unsharp masking (`amount` ×
-    the difference from a Gaussian of the extra blur's σ) gives a thin stroke back its darkness and a
-    dark one its edges.
-    """
-    # Decision: only photos measured blurrier than `gate` are sharpened, and by the blur beyond a sharp
-    # photo's, because photos in focus measure 1.0-1.4 (and were read as before), out-of-focus ones (σ 2.2
-    # px at 12 MP) about 1.8; amount 2 undoes to first order a blur of √2 × the extra σ (on bench_styles
-    # blur seed 5000 x8 it read more than amount 1 and as much as 3).
-    blur = _blur_of(strength)
-    if blur <= gate:
-        return strength
-    extra = float(np.sqrt(blur * blur - sharp * sharp))
-    values = strength.astype(np.float32)
-    spread = cv2.GaussianBlur(values, (0, 0), extra)
-    return np.asarray(np.clip(np.rint(values + amount * (values - spread)), 0, 255), np.uint8)
-
-
-def _blur_of(strength: Mask, *, again: float = 1.0, share: float = 0.005) -> float:
-    """The photo's blur as a Gaussian σ in px, measured at its sharpest edges (about the `share` of pixels
-    with the steepest strength, each a local peak of it): blurred again by σ `again`, an edge blurred by σ
-    loses steepness by the ratio r = √(σ² + again²) / σ, so σ = again / √(r² − 1) (the median over the
-    edges). 0.0 when nothing on the sheet has an edge."""
-    values = strength.astype(np.float32)
-    steep = np.asarray(cv2.magnitude(cv2.Sobel(values, cv2.CV_32F, 1, 0, ksize=3),
-                                     cv2.Sobel(values, cv2.CV_32F, 0, 1, ksize=3)), np.float32)
-    height, width = steep.shape
-    if height < 3 or width < 3:
-        return 0.0
-    # The level of the steepest share, from every 7th pixel (a sample of the whole sheet).
-    sample = steep.ravel()[::7]
-    count = max(1, int(share * sample.size))
-    level = float(np.partition(sample, sample.size - count)[sample.size - count])
-    if level <= 0.0:
-        return 0.0
-    inner = steep[1:-1, 1:-1]
-    ys, xs = np.nonzero(inner >= level)
-    ys, xs = ys + 1, xs + 1
-    # Each a local peak of steepness among its eight neighbours; its steepness once blurred again, from
-    # the same Sobel kernels at that pixel alone.
-    around = np.max(np.stack([steep[ys + dy, xs + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)]), axis=0)
-    peak = steep[ys, xs] >= around
-    ys, xs = ys[peak], xs[peak]
-    blurred = np.asarray(cv2.GaussianBlur(values, (0, 0), again), np.float32)
-    gx = (blurred[ys - 1, xs + 1] + 2 * blurred[ys, xs + 1] + blurred[ys + 1, xs + 1]
-          - blurred[ys - 1, xs - 1] - 2 * blurred[ys, xs - 1] - blurred[ys + 1, xs - 1])
-    gy = (blurred[ys + 1, xs - 1] + 2 * blurred[ys + 1, xs] + blurred[ys + 1, xs + 1]
-          - blurred[ys - 1, xs - 1] - 2 * blurred[ys - 1, xs] - blurred[ys - 1, xs + 1])
-    ratio = steep[ys, xs] / np.maximum(np.hypot(gx, gy), 1e-6)
-    ratio = ratio[ratio > 1.0001]
-    if ratio.size == 0:
-        return 0.0
-    return float(np.median(again / np.sqrt(ratio * ratio - 1.0)))
-
-
-def _at_least(image: Mask, level: int) -> Mask:
-    """255 where `image` (uint8) is at least `level`, else 0."""
-    if level <= 0:
-        return np.full_like(image, 255)
-    return np.asarray(cv2.threshold(image, level - 1, 255, cv2.THRESH_BINARY)[1], np.uint8)
-
-
 def _local_strong(strength: Mask, *, strong: float, faintest: float, share: float = 0.6,
                   lines: Mask | None = None, width: int = 3) -> Mask:
     """The strong threshold at each pixel: `strong`, or, where the darkest ink around (within about
@@ -267,8 +198,8 @@ def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: fl
         table = np.ceil(np.minimum(levels * weak_share, float(weak))).astype(np.uint8)
         passes = cv2.compare(strength, cv2.LUT(strong, table), cv2.CMP_GE)
     else:
-        near = cv2.dilate(_at_least(strength, int(np.ceil(strong))), disk)
-        passes = _at_least(strength, weak)
+        near = cv2.dilate(at_least(strength, int(np.ceil(strong))), disk)
+        passes = at_least(strength, weak)
     return np.asarray(cv2.bitwise_and(passes, near), np.uint8)
 
 
@@ -293,111 +224,12 @@ def _straight_lines(mask: Mask, *, length: float) -> Mask:
     return found
 
 
-def _without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: float,
-                           share: float = 0.9, darker: float = 2.0) -> Mask:
-    """`mask` less the blobs that are pieces of faint ruling: more than 2 px, shorter either way than the
-    ruling's runs (`length`, at least 60 px), with at least `share` of their ink on the ruling
-    (`_faint_ruling`), and on average no more than `darker` times as strong as the ruling around them (the
-    mean of its pixels at least `level` strong that are not ink, within a quarter of the runs' length of
-    the blob's middle, at least 9 px).
-
-    Where the ruling is too faint to be found and taken out whole, its crossings (two rulings' darkness
-    on one spot: at most twice one ruling's) and its darker stretches still pass the ink thresholds
-    here and there, as specks on the ruling that pass for the dots between numbers. Writing is not like
-    that: a dot or a stroke written on the ruling is darker than the ruling beside it by far more (a pen
-    against a printed tint), and writing that is not on it lies off it. The ruling's measure is what did
-    not pass for ink: beside a drawn line, which does, that is the line's soft edges, not the line.
-    """
-    size = max(60, int(length))
-    threshold = int(np.ceil(level * 255))
-    faint = _faint_ruling(strength, level=level, length=size)
-    if not faint.any():
-        return mask
-    count, found_labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count <= 1:
-        return mask
-    # A speck spreads a pixel beyond the averaged ruling it sits on.
-    band = cv2.dilate(faint, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
-    labels = np.asarray(found_labels, np.int32)
-    xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
-    which = labels[ys, xs]
-    area = stats[:, cv2.CC_STAT_AREA]
-    on_band = np.bincount(which[band[ys, xs] > 0], minlength=count)
-    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    # Decision: blobs of one or two pixels are left alone, because the number stage already takes them
-    # for specks (no dot is that small) and dropping them only moved what the line removal gives back.
-    candidates = np.flatnonzero((on_band >= share * np.maximum(area, 1)) & (extent < size) & (area > 2))
-    candidates = candidates[candidates > 0]
-    if candidates.size == 0:
-        return mask
-    inked = np.bincount(which, weights=strength[ys, xs].astype(np.float64), minlength=count)
-    mean = inked / np.maximum(area, 1)
-    # The ruling around each candidate, from running sums over the sheet (four lookups per blob, whatever
-    # its size): the ruling's pixels that are not ink, and their strength. Only those at least `level`
-    # strong count: where writing runs along the ruling, the runs found take in paper beside it.
-    ruling = cv2.bitwise_and(cv2.bitwise_and(faint, cv2.bitwise_not(mask)), _at_least(strength, threshold))
-    ruling = np.asarray(ruling > 0, np.uint8)
-    pixels = cv2.integral(ruling, sdepth=cv2.CV_32S)
-    sums = cv2.integral(np.asarray(cv2.bitwise_and(strength, strength, mask=ruling), np.uint8),
-                        sdepth=cv2.CV_64F)
-    h, w = mask.shape
-    reach = max(9, size // 4)
-    cx = np.rint(centroids[candidates, 0]).astype(np.int64)
-    cy = np.rint(centroids[candidates, 1]).astype(np.int64)
-    x0, x1 = np.clip(cx - reach, 0, w), np.clip(cx + reach + 1, 0, w)
-    y0, y1 = np.clip(cy - reach, 0, h), np.clip(cy + reach + 1, 0, h)
-    found = pixels[y1, x1] - pixels[y0, x1] - pixels[y1, x0] + pixels[y0, x0]
-    total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
-    around = total / np.maximum(found, 1)
-    drop = np.zeros(count, dtype=bool)
-    drop[candidates] = (found > 0) & (mean[candidates] <= darker * around)
-    if not drop.any():
-        return mask
-    gone = drop[which]
-    out = mask.copy()
-    out[ys[gone], xs[gone]] = 0
-    return out
-
-
-def _faint_ruling(strength: Mask, *, level: float, length: float, along: int = 4) -> Mask:
-    """Level and upright ruling too faint to stand out of the noise pixel by pixel: where `strength`,
-    averaged over 2 × `along` px along each direction, is at least `level` (a share of 255) in straight
-    runs at least `length` long (at least 60 px, as `_straight_lines` takes them).
-
-    Squared paper photographed in poor light (or by a noisy sensor) has ruling about as strong as the
-    weak threshold, so the noise breaks it into pieces and `_straight_lines` misses it, while its
-    crossings, two rulings' darkness on one spot, pass the strong one. Averaged along its length a
-    ruling line keeps its strength while the noise around it falls by the square root of the count, so
-    half the weak threshold still finds it unbroken, and the noise does not make runs that long. No
-    written stroke is straight that long (as for `_straight_lines`). Each direction is searched on the
-    sheet shrunk `along` times along it (each pixel the mean of `along`, then of two of those): a
-    quarter of the work, and a thin line keeps its full width across.
-    """
-    size = max(60, int(length))
-    threshold = int(np.ceil(level * 255))
-    height, width = strength.shape
-    found = np.zeros_like(strength)
-    for level_run in (True, False):
-        shrunk = (max(1, width // along), height) if level_run else (width, max(1, height // along))
-        small = np.asarray(cv2.resize(strength, shrunk, interpolation=cv2.INTER_AREA), np.uint8)
-        # (the averaging window, the run, the thickening across); sizes are (x, y).
-        window, run, across = ((2, 1), (max(1, size // along), 1), (1, 3)) if level_run else \
-            ((1, 2), (1, max(1, size // along)), (3, 1))
-        passes = _at_least(np.asarray(cv2.blur(small, window), np.uint8), threshold)
-        # Thickened across first, as `_straight_lines` does, so a ruling slightly off level is unbroken.
-        thick = cv2.dilate(passes, cv2.getStructuringElement(cv2.MORPH_RECT, across))
-        runs = cv2.bitwise_and(opening(thick, cv2.getStructuringElement(cv2.MORPH_RECT, run)), passes)
-        back = cv2.resize(runs, (width, height), interpolation=cv2.INTER_NEAREST)
-        found = np.maximum(found, np.asarray(back, np.uint8))
-    return found
-
-
 def _half_size_lines(mask: Mask, size: int) -> tuple[Mask, npt.NDArray[np.int32] | None]:
     """`mask` at half size (four times faster to search, and a thin line is still unbroken there) and
     the straight segments (K × 4, half-size px) Hough finds in it at least `size` // 2 long, or None."""
     half = cv2.resize(mask, (max(1, mask.shape[1] // 2), max(1, mask.shape[0] // 2)),
                       interpolation=cv2.INTER_AREA)
-    half = _at_least(np.asarray(half, np.uint8), 64)
+    half = at_least(np.asarray(half, np.uint8), 64)
     found = cv2.HoughLinesP(half, 1, np.pi / 180, threshold=size // 2, minLineLength=size // 2, maxLineGap=1)
     return half, None if found is None else np.asarray(found, np.int32).reshape(-1, 4)
 

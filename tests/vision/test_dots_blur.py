@@ -10,7 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision.ink import _blur_of, find_ink
+from sheetscan.vision._focus import blur_of
+from sheetscan.vision.ink import find_ink
 from tests.vision._handwriting import Writer, blank, to_bgr, write_line
 
 
@@ -57,7 +58,7 @@ def test_the_blur_measured_grows_with_the_blur_put_on() -> None:
     for blur in (0.0, 1.0, 2.0, 3.0):
         image, _ = _written(blur)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        measured.append(_blur_of(np.asarray(255 - grey, np.uint8)))
+        measured.append(blur_of(np.asarray(255 - grey, np.uint8)))
     assert measured[0] < 1.5 < measured[2]
     assert measured == sorted(measured)
     # An edge blurred by σ₀ and then by 1 px measures at least √(σ₀² + 1) less a pixel's rounding.
