@@ -46,8 +46,13 @@ def blur_of(strength: Mask, *, again: float = 1.0, share: float = 0.005) -> floa
     loses steepness by the ratio r = √(σ² + again²) / σ, so σ = again / √(r² − 1) (the median over the
     edges). 0.0 when nothing on the sheet has an edge."""
     values = strength.astype(np.float32)
-    steep = np.asarray(cv2.magnitude(cv2.Sobel(values, cv2.CV_32F, 1, 0, ksize=3),
-                                     cv2.Sobel(values, cv2.CV_32F, 0, 1, ksize=3)), np.float32)
+    across = np.asarray(cv2.Sobel(values, cv2.CV_32F, 1, 0, ksize=3), np.float32)
+    down = np.asarray(cv2.Sobel(values, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    # Not cv2.magnitude: it gives the same input different last bits from call to call (its vector and
+    # plain paths, by where the output lands in memory), and a blur measured a hair either side of
+    # `sharpened`'s gate, or a σ a hair off, changed which pixels passed as ink; numpy's arithmetic is
+    # exactly rounded every time.
+    steep = np.sqrt(across * across + down * down)
     height, width = steep.shape
     if height < 3 or width < 3:
         return 0.0
