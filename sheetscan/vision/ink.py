@@ -431,9 +431,58 @@ def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, 
         return without
     if raw is not None:
         drop &= ~_apart(raw, xs, ys, labels, np.flatnonzero(drop), 2 * width, line_length)
+    # Decision: a blob that leaves the lines (`_leaving`: reaching the lines' width from them, touching them
+    # over less than 0.9 of its length) is writing, not fringe: small writing touching a line, or joined
+    # to it by squared paper's ruling, was dropped whole (bench_styles small, seed 5000: 46 of the 65
+    # digits that lost their ink).
+    if drop.any():
+        drop &= ~_leaving(xs, ys, labels, np.flatnonzero(drop), lines, width)
     gone = drop[labels]
     out = without.copy()
     out[ys[gone], xs[gone]] = 0
+    return out
+
+
+def _leaving(xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], labels: npt.NDArray[np.int32],
+             which: npt.NDArray[np.int64], lines: Mask, reach: int, *, along: float = 0.9
+             ) -> npt.NDArray[np.bool_]:
+    """Per label (of the pixels at `xs`, `ys`): True for the blobs in `which` that leave the `lines`: at least
+    `reach` px long either way, with some ink at least `reach` px from the lines, and touching them (within
+    3 px) over less than `along` of their own length either way.
+
+    A line's fringe lies along the line, within its width; where the line's mask has a gap (the zone stage
+    left a place out), the line's own piece there reaches further from the mask, but touches it at both
+    ends, along its whole length. Writing that touches a line (a small digit standing on it, hanging from
+    it, or joined to it by squared paper's ruling) stands off it. Each blob is measured within its own box
+    and `reach` px around it.
+    """
+    out = np.zeros(int(labels.max()) + 1, dtype=bool)
+    looked_at = np.zeros_like(out)
+    looked_at[which] = True
+    on = looked_at[labels]
+    order = np.argsort(labels[on], kind="stable")  # by blob
+    blob, bx, by = labels[on][order], xs[on][order], ys[on][order]
+    if blob.size == 0:
+        return out
+    first = np.flatnonzero(np.concatenate([[True], blob[1:] != blob[:-1]]))
+    h, w = lines.shape
+    for start, stop in zip(first, np.append(first[1:], blob.size), strict=True):
+        px, py = bx[start:stop], by[start:stop]
+        length = max(int(px.max() - px.min()), int(py.max() - py.min())) + 1
+        if length < reach:
+            continue
+        x0, y0 = max(0, int(px.min()) - reach - 1), max(0, int(py.min()) - reach - 1)
+        x1, y1 = min(w, int(px.max()) + reach + 2), min(h, int(py.max()) + reach + 2)
+        box = lines[y0:y1, x0:x1]
+        if not box.any():
+            continue
+        distance = cv2.distanceTransform(np.asarray(box == 0, np.uint8), cv2.DIST_L2, 3)[py - y0, px - x0]
+        if float(distance.max()) < reach:
+            continue
+        touch = distance <= 3.0
+        spread = (max(int(px[touch].max() - px[touch].min()), int(py[touch].max() - py[touch].min())) + 1
+                  if touch.any() else 0)
+        out[blob[start]] = spread < along * length
     return out
 
 
