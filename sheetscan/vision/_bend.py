@@ -232,6 +232,11 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
     thickness = max(1, round(step) + 2)
     if beside is not None:
         known = enough & (typical > 0)
+        if ends is not None and len(ends):
+            # Where the model's lines end and meet, a line may overshoot the other: its stub beyond is in
+            # the other line's band, which is left there as it is.
+            apart = np.hypot(points[:, None, 0] - ends[None, :, 0], points[:, None, 1] - ends[None, :, 1])
+            known &= apart.min(axis=1) > end_reach
         _paint_beside(beside, points[known], normals[known], median[known], typical[known], pad=pad,
                       across=across, thickness=thickness)
     if not keep.any():

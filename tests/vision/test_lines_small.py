@@ -60,3 +60,16 @@ def test_a_wavy_line_where_its_mask_has_a_gap_is_dropped() -> None:
     assert _line_width((lines > 0).astype(np.uint8)) == 9
     mask = ink_of(darkness, lines)
     assert not mask[585:615, 590:630].any(), f"{int(np.count_nonzero(mask[585:615, 590:630]))} px kept"
+
+
+def test_a_line_overshooting_the_line_it_meets_is_dropped() -> None:
+    # A short upright line (4 px, x 600-603, 66 px: too short for a ruling) comes up to the level line and
+    # overshoots it by 14 px (rows 583-598); its mask ends at the level line (rows 597-650, x 598-605). The
+    # stub beyond stands off the mask as far as the small "1" above, but the line it belongs to goes on right
+    # on the other side of the level line: it is the line's end, not writing.
+    darkness, lines = sheet_with_line()
+    darkness[583:650, 600:604] = 0.6
+    lines[597:651, 598:606] = 255
+    assert _line_width((lines > 0).astype(np.uint8)) == 11
+    mask = ink_of(darkness, lines)
+    assert not mask[575:597, 590:615].any(), f"{int(np.count_nonzero(mask[575:597, 590:615]))} px kept"
