@@ -30,3 +30,18 @@ def test_a_small_digit_just_below_a_line_the_model_misses_by_3_px_is_not_line() 
     assert taken == 0, f"{taken} px of the digit taken for line"
     covered = np.count_nonzero(line_mask[170:174, 50:751]) / (4 * 701)
     assert covered >= 0.95, f"only {covered:.0%} of the line masked"
+
+
+def test_where_lines_meet_the_band_is_left_whole() -> None:
+    # The level line again (rows 170-173), its model now 3 px above it (168.5: its band reaches up to 165);
+    # a 4 px upright line (x 398-401) comes up to it from below and overshoots it by 10 px (rows 160-169); its
+    # model ends on the level line's. Away from the meeting point the band beside the level line is cleared
+    # (rows 165-167, 4.5-6.5 px above the line's centre, at x 300-303); within 5 line widths of the meeting
+    # point it is not, so the overshoot's pixels in it stay line: less of the stub is left to the ink stage.
+    mask = np.zeros((600, 800), np.uint8)
+    mask[170:174, 50:751] = 255
+    mask[160:500, 398:402] = 255
+    model = [np.array([[50.0, 168.5], [750.0, 168.5]]), np.array([[400.0, 168.5], [400.0, 500.0]])]
+    line_mask, _ = _line_mask(mask, mask, model, None, (400.0, 450.0, 60.0), 4.0, search=40.0)
+    assert not line_mask[165:168, 300:304].any()
+    assert np.count_nonzero(line_mask[165:168, 398:402]) == 12, line_mask[160:175, 396:404]
