@@ -159,9 +159,10 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
     With `beside`, what lies beside the drawn line is painted on it: at every place whose neighbours show
     the line (and whose line shows it at enough places to have a usual run), the stretch across the model
     within `across` px that lies further than half the line's usual run plus `pad` px from the centre the
-    neighbours agree on. (Where the neighbours do not show the line, a digit stands against it all around,
-    and there the model's band is left as it is: clearing it too, as the nearest place that knows, left
-    pieces of line that were read as digits.)
+    neighbours agree on, except within `end_reach` px of the points `ends` (a line overshooting the line it
+    meets lies in that one's band). Where the neighbours do not show the line, a digit stands against it all
+    around, and there the model's band is left as it is: clearing it too, as the nearest place that knows,
+    left pieces of line that were read as digits.
     """
     band = np.zeros_like(mask)
     filled = np.zeros_like(mask)

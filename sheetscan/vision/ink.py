@@ -432,9 +432,9 @@ def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, 
     if raw is not None:
         drop &= ~_apart(raw, xs, ys, labels, np.flatnonzero(drop), 2 * width, line_length)
     # Decision: a blob that leaves the lines (`_leaving`: reaching the lines' width from them, touching them
-    # over less than 0.9 of its length) is writing, not fringe: small writing touching a line, or joined
-    # to it by squared paper's ruling, was dropped whole (bench_styles small, seed 5000: 46 of the 65
-    # digits that lost their ink).
+    # over less than 0.9 of its length, not running on through them) is writing, not fringe: small writing
+    # touching a line, or joined to it by squared paper's ruling, was dropped whole (bench_styles small,
+    # seed 5000: 46 of the 65 digits that lost their ink).
     if drop.any():
         drop &= ~_leaving(xs, ys, labels, np.flatnonzero(drop), lines, width)
     gone = drop[labels]
