@@ -138,8 +138,8 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
 
 
 def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, max_run: int, merge: int,
-                pad: float, fill: float = 0.0, ends: F64 | None = None, end_reach: float = 0.0
-                ) -> tuple[U8, U8]:
+                pad: float, fill: float = 0.0, ends: F64 | None = None, end_reach: float = 0.0,
+                beside: U8 | None = None, across: float = 0.0) -> tuple[U8, U8]:
     """255 over the drawn lines as they lie near each model polyline, followed place by place: the
     places traced, and apart from them the places filled in (see `fill`).
 
@@ -155,6 +155,14 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
     place of the same line running the same way, and within `end_reach` px of one of the points `ends`
     (where the model's lines end and meet), takes that place's run (see `_borrowed`): the line goes on
     where another meets it.
+
+    With `beside`, what lies beside the drawn line is painted on it: at every place whose neighbours show
+    the line (and whose line shows it at enough places to have a usual run), the stretch across the model
+    within `across` px that lies further than half the line's usual run plus `pad` px from the centre the
+    neighbours agree on, except within `end_reach` px of the points `ends` (a line overshooting the line it
+    meets lies in that one's band). Where the neighbours do not show the line, a digit stands against it all
+    around, and there the model's band is left as it is: clearing it too, as the nearest place that knows,
+    left pieces of line that were read as digits.
     """
     band = np.zeros_like(mask)
     filled = np.zeros_like(mask)
@@ -223,6 +231,15 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
         median[enough] = np.nanmedian(around[enough], axis=1)
     keep = ok & enough & (np.abs(centre - median) <= max(2.0, 0.5 * max_run))
     thickness = max(1, round(step) + 2)
+    if beside is not None:
+        known = enough & (typical > 0)
+        if ends is not None and len(ends):
+            # Where the model's lines end and meet, a line may overshoot the other: its stub beyond is in
+            # the other line's band, which is left there as it is.
+            apart = np.hypot(points[:, None, 0] - ends[None, :, 0], points[:, None, 1] - ends[None, :, 1])
+            known &= apart.min(axis=1) > end_reach
+        _paint_beside(beside, points[known], normals[known], median[known], typical[known], pad=pad,
+                      across=across, thickness=thickness)
     if not keep.any():
         return band, filled
     source = np.where(keep, np.arange(len(keep)), -1)
@@ -238,6 +255,25 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
             segments = np.round(np.stack([near, far], axis=1)).astype(np.int32)  # K × 2 × 2
             cv2.polylines(canvas, list(segments), False, 255, thickness)
     return u8(band), u8(filled)
+
+
+def _paint_beside(canvas: U8, place: F64, normal: F64, centre: F64, typical: F64, *, pad: float,
+                  across: float, thickness: int) -> None:
+    """Paint on `canvas`, at each place, the stretches across the model (within `across` px of it) further
+    than `typical` / 2 + `pad` px from the drawn line's `centre` there (see `trace_bands`' `beside`)."""
+    if len(place) == 0:
+        return
+    half = typical / 2 + pad
+    lo, hi = centre - half, centre + half
+    edge = np.full(len(half), across)
+    segments: list[NDArray[np.int32]] = []
+    for a, b in ((-edge, lo), (hi, edge)):
+        use = b > a
+        near = place[use] + a[use, None] * normal[use]
+        far = place[use] + b[use, None] * normal[use]
+        segments.extend(np.round(np.stack([near, far], axis=1)).astype(np.int32))
+    if segments:
+        cv2.polylines(canvas, segments, False, 255, thickness)
 
 
 def _borrowed(keep: NDArray[np.bool_], which: NDArray[np.int64], points: F64, normals: F64, reach: float,
