@@ -12,8 +12,8 @@ violet, and the sheet's lines are printed grey/black or drawn by the same pens a
    ruling of squared paper do not);
 4. take out the drawn lines the zone stage found and any long straight level or upright run of ink
    (squared paper's ruling, printed lines), then give back the pieces of line that handwriting
-   crosses, so a digit written across a line is not cut in two; the specks of a ruling too faint to be
-   found whole (its crossings) go too (`_ruling`);
+   crosses, so a digit written across a line is not cut in two (`_line_removal`); the specks of a
+   ruling too faint to be found whole (its crossings) go too (`_ruling`);
 5. drop what cannot be handwriting: blobs as long as a good part of the sheet (unfound lines, the
    paper's edge, a shadow's border), keeping the digits written against such a line.
 """
@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision._focus import sharpened
+from sheetscan.vision._line_removal import line_width, remove_lines
 from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, long_blobs, opening
 from sheetscan.vision._ruling import without_ruling_specks
 
@@ -80,7 +81,7 @@ def find_ink(
     drawn_width = 3
     if line_mask is not None and line_mask.shape[:2] == strength.shape and line_mask.any():
         drawn = (line_mask > 0).astype(np.uint8)
-        drawn_width = _line_width(drawn)
+        drawn_width = line_width(drawn)
     local = _local_strong(strength, strong=strong, faintest=faintest, lines=drawn, width=drawn_width)
     mask = _hysteresis(strength, strong=local, weak=int(weak * 255), weak_share=weak / strong)
     # Straight runs are looked for among the faint pixels too: the ruling of squared paper is faint
@@ -90,7 +91,7 @@ def find_ink(
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
     mask = without_ruling_specks(mask, strength, level=0.5 * weak, length=grid_length * min(mask.shape))
     if lines.any():
-        mask = _remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
+        mask = remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
                              line_length=max_extent * min(mask.shape))
     # Decision: handwriting joined to a long blob is kept only when the sheet's drawn lines are given (the
     # reading of a sheet): a blob that long is then a line the zone stage did not give, and the digits
@@ -269,297 +270,6 @@ def _unbroken(half: Mask, segments: npt.NDArray[np.generic]) -> npt.NDArray[np.i
     return np.asarray(seg[hits / count >= 0.95], np.int64)
 
 
-def _remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | None = None,
-                  drawn_width: int | None = None, line_length: float | None = None) -> Mask:
-    """Take the lines out of `mask`, keeping line pixels where handwriting crosses a line.
-
-    With `drawn` (the sheet's drawn lines, `drawn_width` their `_line_width`), blobs that lie mostly
-    along those lines and cross none are dropped too: the fringe of a line wider or more wobbly than
-    its mask. With `line_length` (how long a piece of ink must be to be a line), a blob is a fringe
-    only when joined to such a piece or no longer than a speck (`_apart_from_lines`).
-    """
-    lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
-    off_lines = cv2.compare(lines, np.zeros_like(lines), cv2.CMP_EQ)
-    without = np.asarray(cv2.bitwise_and(mask, off_lines), np.uint8)
-    # A piece of line belongs to the handwriting when handwriting crosses it: ink reaches it from off
-    # the line on two sides (two separate off-line pieces). A digit that only touches a line gets
-    # nothing back, so no stub of line is left beside it looking like a "1".
-    width = _line_width(lines)
-    reach = cv2.dilate(without, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width)))
-    crossing = cv2.bitwise_and(cv2.bitwise_and(mask, lines), reach)
-    count, found_pieces = cv2.connectedComponents(crossing, connectivity=8)
-    pieces = np.asarray(found_pieces, np.int32)
-    sides_count, found_sides = cv2.connectedComponents(without, connectivity=8)
-    sides = np.asarray(found_sides, np.int32)
-    keep = np.zeros(max(count, 1), dtype=bool)
-    crossed_sides = np.zeros(max(sides_count, 1), dtype=bool)
-    if count > 1:
-        pairs, seeds = _touching(pieces, sides)
-        if drawn is not None and pairs.shape[1]:
-            # Decision: at a piece of the drawn lines, a side lying wholly within half a line width of them
-            # is the line's own fringe (the line drawn wider than its mask), not writing: it makes no
-            # crossing. Otherwise a line with fringes on both sides got its masked ink back as "crossed" and
-            # was read (a stub on a "1" as a 7's bar, a line's end as "9"). Not at the ruling of squared
-            # or lined paper: the writing crossing it lies near the drawn lines too.
-            xs, ys = np.asarray(cv2.findNonZero(crossing), np.int64).reshape(-1, 2).T
-            on_drawn = np.zeros(count, dtype=bool)
-            on_drawn[pieces[ys, xs][drawn[ys, xs] > 0]] = True
-            looked_at = on_drawn[pairs[0]]
-            off = _off_lines(without, pairs[1][looked_at], seeds[looked_at], sides_count, drawn,
-                             drawn_width if drawn_width is not None else _line_width(drawn))
-            pairs = pairs[:, off[pairs[1]] | ~looked_at]
-        keep = np.bincount(pairs[0], minlength=count) >= 2
-        keep[0] = False
-        crossed_sides[pairs[1][keep[pairs[0]]]] = True
-    if drawn is not None:
-        width = drawn_width if drawn_width is not None else _line_width(drawn)
-        without = _drop_line_fringes(without, sides, sides_count, drawn, width, crossed_sides,
-                                     raw=mask if line_length is not None else None,
-                                     line_length=line_length or 0.0)
-    if not keep.any():
-        return without
-    # The crossing pieces are few pixels: given back by their places rather than a lookup over the sheet.
-    xs, ys = np.asarray(cv2.findNonZero(crossing), np.int64).reshape(-1, 2).T
-    given = keep[pieces[ys, xs]]
-    out = without.copy()
-    out[ys[given], xs[given]] = 255
-    return out
-
-
-def _off_lines(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[np.int64], count: int,
-               drawn: Mask, width: int) -> npt.NDArray[np.bool_]:
-    """Per blob label of `without` (`count` labels): True for the blobs in `which` (each given by a pixel of
-    it, `seeds`: flat indices) with some ink more than `width` // 2 px off the `drawn` lines (outside them
-    dilated by a `width` square).
-
-    Only the few blobs that touch a piece of line are looked at: each is filled from its pixel into a
-    mask of marks (which gives its box and visits only its own pixels), and the dilation is made within
-    that box and `width` // 2 px around it, so it is the sheet-wide dilation's own pixels there.
-    """
-    off = np.zeros(max(count, 1), dtype=bool)
-    if len(which) == 0:
-        return off
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
-    reach = width // 2
-    h, w = without.shape
-    marks: Mask | None = None
-    mark = 1
-    done = np.zeros_like(off)
-    for label, seed in zip(which, seeds, strict=True):
-        if done[label]:
-            continue
-        done[label] = True
-        if marks is None or mark > 255:  # (out of marks: start afresh)
-            marks = np.zeros((h + 2, w + 2), np.uint8)
-            mark = 1
-        y, x = divmod(int(seed), w)
-        flags = 8 | (mark << 8) | cv2.FLOODFILL_MASK_ONLY
-        _, _, _, (bx, by, bw, bh) = cv2.floodFill(without, marks, (x, y), 0, 0, 0, flags)
-        x0, y0 = max(0, bx - reach), max(0, by - reach)
-        x1, y1 = min(w, bx + bw + reach), min(h, by + bh + reach)
-        near = cv2.dilate(drawn[y0:y1, x0:x1], kernel)[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw]
-        own = marks[by + 1:by + 1 + bh, bx + 1:bx + 1 + bw] == mark
-        off[label] = bool(np.any(own & (near == 0)))
-        mark += 1
-    return off
-
-
-def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]
-              ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The distinct (piece, side) label pairs (2 × K) where a pixel of side lies within one pixel
-    (8-neighbourhood) of piece, and for each pair such a pixel of the side (K flat indices); where a
-    side's pixel is that near to several pieces, only the one with the highest label counts (as a grey
-    dilation of the piece labels would give).
-
-    The pieces are few and small (where handwriting meets a line), so only their neighbourhoods are
-    looked at rather than the whole sheet.
-    """
-    h, w = pieces.shape
-    points = cv2.findNonZero(np.asarray(pieces > 0, np.uint8))
-    if points is None:
-        return np.zeros((2, 0), np.int64), np.zeros(0, np.int64)
-    xs, ys = (np.asarray(points, np.int64).reshape(-1, 2)).T
-    labels = pieces[ys, xs].astype(np.int64)
-    dy, dx = (d.ravel() for d in np.mgrid[-1:2, -1:2])
-    ty, tx = (ys[:, None] + dy[None, :]).ravel(), (xs[:, None] + dx[None, :]).ravel()
-    near = np.repeat(labels, 9)
-    inside = (ty >= 0) & (ty < h) & (tx >= 0) & (tx < w)
-    flat = ty[inside] * w + tx[inside]
-    near = near[inside]
-    side = sides.ravel()[flat].astype(np.int64)
-    on_side = side > 0
-    flat, near, side = flat[on_side], near[on_side], side[on_side]
-    if flat.size == 0:
-        return np.zeros((2, 0), np.int64), np.zeros(0, np.int64)
-    # The highest piece label at each side pixel: sort by pixel, then label, and take each pixel's last.
-    order = np.lexsort((near, flat))
-    flat, near, side = flat[order], near[order], side[order]
-    last = np.append(flat[1:] != flat[:-1], True)
-    pairs, first = np.unique(np.stack([near[last], side[last]]), axis=1, return_index=True)
-    return np.asarray(pairs, np.int64), np.asarray(flat[last][first], np.int64)
-
-
-def _drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, lines: Mask, width: int,
-                       keep: npt.NDArray[np.bool_], *, share: float = 0.6, raw: Mask | None = None,
-                       line_length: float = 0.0) -> Mask:
-    """`without` less the blobs (not in `keep`) with more than `share` of their ink along `lines`.
-
-    With `raw` (the ink before the lines were taken out), such a blob is dropped only when it is joined
-    in `raw` to a piece of ink longer than `line_length` either way (a line), or is no longer than a
-    speck (under 2 × `width`, the lines' width). A line's fringe is the line's own ink, so it is joined
-    to the rest of the line; a stroke with paper between it and the line (a "1" written level with the
-    line just below it, the foot of a digit hanging near it) is writing, even where it lies as close to
-    the line as a fringe does. A speck there (where squared paper's ruling crosses beside a line) is not.
-    """
-    if count <= 1:
-        return without
-    # A square reach (separable, so fast) is close enough to a round one here.
-    near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1)))
-    # Only the inked pixels (the blobs' own) are looked at, by their places.
-    points = cv2.findNonZero(without)
-    if points is None:
-        return without
-    xs, ys = np.asarray(points, np.int64).reshape(-1, 2).T
-    labels = blobs[ys, xs]
-    total = np.bincount(labels, minlength=count)
-    close = np.bincount(labels[near[ys, xs] > 0], minlength=count)
-    drop = (close > share * np.maximum(total, 1)) & ~keep
-    drop[0] = False
-    if not drop.any():
-        return without
-    if raw is not None:
-        drop &= ~_apart(raw, xs, ys, labels, np.flatnonzero(drop), 2 * width, line_length)
-    # Decision: a blob that leaves the lines (`_leaving`: reaching the lines' width from them, touching them
-    # over less than 0.9 of its length, not running on through them) is writing, not fringe: small writing
-    # touching a line, or joined to it by squared paper's ruling, was dropped whole (bench_styles small,
-    # seed 5000: 46 of the 65 digits that lost their ink).
-    if drop.any():
-        drop &= ~_leaving(xs, ys, labels, np.flatnonzero(drop), lines, width)
-    gone = drop[labels]
-    out = without.copy()
-    out[ys[gone], xs[gone]] = 0
-    return out
-
-
-def _leaving(xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], labels: npt.NDArray[np.int32],
-             which: npt.NDArray[np.int64], lines: Mask, reach: int, *, along: float = 0.9
-             ) -> npt.NDArray[np.bool_]:
-    """Per label (of the pixels at `xs`, `ys`): True for the blobs in `which` that leave the `lines`: at least
-    `reach` px long either way, with some ink at least `reach` px from the lines, and touching them (within
-    3 px) over less than `along` of their own length either way.
-
-    A line's fringe lies along the line, within its width; where the line's mask has a gap (the zone stage
-    left a place out), the line's own piece there reaches further from the mask, but touches it at both
-    ends, along its whole length. Writing that touches a line (a small digit standing on it, hanging from
-    it, or joined to it by squared paper's ruling) stands off it. Each blob is measured within its own box
-    and `reach` px around it.
-    """
-    out = np.zeros(int(labels.max()) + 1, dtype=bool)
-    looked_at = np.zeros_like(out)
-    looked_at[which] = True
-    on = looked_at[labels]
-    order = np.argsort(labels[on], kind="stable")  # by blob
-    blob, bx, by = labels[on][order], xs[on][order], ys[on][order]
-    if blob.size == 0:
-        return out
-    first = np.flatnonzero(np.concatenate([[True], blob[1:] != blob[:-1]]))
-    h, w = lines.shape
-    for start, stop in zip(first, np.append(first[1:], blob.size), strict=True):
-        px, py = bx[start:stop], by[start:stop]
-        length = max(int(px.max() - px.min()), int(py.max() - py.min())) + 1
-        if length < reach:
-            continue
-        x0, y0 = max(0, int(px.min()) - reach - 1), max(0, int(py.min()) - reach - 1)
-        x1, y1 = min(w, int(px.max()) + reach + 2), min(h, int(py.max()) + reach + 2)
-        box = lines[y0:y1, x0:x1]
-        if not box.any():
-            continue
-        distance = np.asarray(cv2.distanceTransform(np.asarray(box == 0, np.uint8), cv2.DIST_L2, 3),
-                              np.float32)[py - y0, px - x0]
-        if float(distance.max()) < reach:
-            continue
-        touch = distance <= 3.0
-        if not touch.any():
-            out[blob[start]] = True
-            continue
-        tx, ty = px[touch], py[touch]
-        spread = max(int(tx.max() - tx.min()), int(ty.max() - ty.min())) + 1
-        out[blob[start]] = spread < along * length and not _runs_on(lines, px, py, distance, tx, ty, reach)
-    return out
-
-
-def _runs_on(lines: Mask, px: npt.NDArray[np.int64], py: npt.NDArray[np.int64],
-             distance: npt.NDArray[np.float32], tx: npt.NDArray[np.int64], ty: npt.NDArray[np.int64],
-             width: int) -> bool:
-    """Whether a blob (pixels `px`, `py`, each `distance` from the `lines`) touching the lines at `tx`, `ty`
-    runs on through them: the lines lie where the blob would go on, from where it touches them away from its
-    farthest pixel, between `width` and 3 × `width` px on (at 0.7 of the places or more).
-
-    Where a line crosses another and overshoots it, the stub beyond is the line's own end: the line goes on
-    on the other side. A digit standing on a line has paper beyond it.
-    """
-    far = int(np.argmax(distance))
-    cx, cy = float(tx.mean()), float(ty.mean())
-    dx, dy = cx - float(px[far]), cy - float(py[far])
-    norm = float(np.hypot(dx, dy))
-    if norm == 0.0:
-        return False
-    steps = np.arange(width, 3 * width + 1, dtype=np.float64)
-    h, w = lines.shape
-    xs = np.clip(np.rint(cx + steps * dx / norm).astype(np.int64), 0, w - 1)
-    ys = np.clip(np.rint(cy + steps * dy / norm).astype(np.int64), 0, h - 1)
-    return bool(np.mean(lines[ys, xs] > 0) >= 0.7)
-
-
-def _apart(raw: Mask, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], labels: npt.NDArray[np.int32],
-           which: npt.NDArray[np.int64], speck: int, line_length: float) -> npt.NDArray[np.bool_]:
-    """Per label (of the pixels at `xs`, `ys`): True for the blobs in `which` at least `speck` px long
-    either way whose piece of `raw` ink is no longer than `line_length` either way.
-
-    The blobs looked at are those about to be dropped as a line's fringe: their extents come from their
-    own pixels (sorted by blob once), and the piece of ink each lies in is filled from its first pixel;
-    pieces already filled (a line with several fringes) are not filled again.
-    """
-    apart = np.zeros(int(labels.max()) + 1, dtype=bool)
-    looked_at = np.zeros_like(apart)
-    looked_at[which] = True
-    on = looked_at[labels]
-    order = np.argsort(labels[on], kind="stable")  # by blob, each blob's pixels in their first order
-    blob, bx, by = labels[on][order], xs[on][order], ys[on][order]
-    if blob.size == 0:
-        return apart
-    first = np.flatnonzero(np.concatenate([[True], blob[1:] != blob[:-1]]))
-    extent = np.maximum(np.maximum.reduceat(bx, first) - np.minimum.reduceat(bx, first),
-                        np.maximum.reduceat(by, first) - np.minimum.reduceat(by, first)) + 1
-    filled: Mask | None = None
-    long_piece: dict[int, bool] = {}
-    for label, x, y, size in zip(blob[first], bx[first], by[first], extent, strict=True):
-        if size < speck:
-            continue
-        if filled is None or len(long_piece) >= 250:  # (out of marks: never on a sheet, but start afresh)
-            filled = np.asarray(cv2.threshold(raw, 0, 1, cv2.THRESH_BINARY)[1], np.uint8)
-            long_piece = {}
-        seed = (int(x), int(y))
-        mark = int(filled[seed[1], seed[0]])
-        if mark < 2:
-            # Each piece filled gets its own mark (2, 3, …): a second blob in it is answered at once.
-            mark = len(long_piece) + 2
-            _, _, _, (_, _, w, h) = cv2.floodFill(filled, None, seed, mark, 0, 0, 8)
-            long_piece[mark] = max(w, h) > line_length
-        apart[label] = not long_piece[mark]
-    return apart
-
-
-def _line_width(lines: Mask) -> int:
-    """About twice the half-width of the drawn lines, odd, at least 3 pixels."""
-    if not lines.any():
-        return 3
-    distance = cv2.distanceTransform(lines, cv2.DIST_L2, 3)
-    ridge = distance[distance > 0]
-    half = float(np.percentile(ridge, 90)) if ridge.size else 1.0
-    return max(3, round(2 * half + 2) | 1)
-
-
 def _drop_long_blobs(mask: Mask, *, max_length: float) -> Mask:
     """Remove connected blobs longer than `max_length` (lines, edges), keeping everything else."""
     drop = long_blobs(mask, max_length)
@@ -586,7 +296,7 @@ def _cut_long_blobs(mask: Mask, *, max_length: float, straight: float) -> Mask:
     points = cv2.findNonZero(np.asarray(drop, np.uint8))
     x0, y0, w, h = cv2.boundingRect(points)
     blob = np.where(drop[y0:y0 + h, x0:x0 + w], 255, 0).astype(np.uint8)
-    width = _line_width((blob > 0).astype(np.uint8))
+    width = line_width((blob > 0).astype(np.uint8))
     size = max(60, int(straight))
     # At half size, as `_straight_lines` looks for slanting lines.
     half, found = _half_size_lines(blob, size)

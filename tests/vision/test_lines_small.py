@@ -3,14 +3,14 @@ it is writing, even when most of it lies within the line mask's width of the lin
 where its mask has a gap is not.
 
 Small synthetic sheets (`_line_sheet`: a 4 px line, rows 599-602, under an 8 px mask, rows 597-604, whose
-measured width, `ink._line_width`, is 11 px): the truth is where the test put each stroke.
+measured width, `_line_removal.line_width`, is 11 px): the truth is where the test put each stroke.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sheetscan.vision.ink import _line_width
+from sheetscan.vision._line_removal import line_width
 from tests.vision._line_sheet import ink_of, sheet_with_line
 
 
@@ -18,7 +18,7 @@ def test_the_sheets_line_mask_is_11_px_wide() -> None:
     # What the cases below are built on: the mask's half-width is 4 px (distance to its edge at its middle
     # rows), so its width is 2 × 4 + 2 = 10, made odd: 11.
     _, lines = sheet_with_line()
-    assert _line_width((lines > 0).astype(np.uint8)) == 11
+    assert line_width((lines > 0).astype(np.uint8)) == 11
 
 
 def test_a_small_one_standing_on_the_line_is_kept() -> None:
@@ -57,7 +57,7 @@ def test_a_wavy_line_where_its_mask_has_a_gap_is_dropped() -> None:
         darkness[y - 2:y + 2, x] = 0.6
         lines[y - 4:y + 4, x] = 255
     lines[:, 600:620] = 0
-    assert _line_width((lines > 0).astype(np.uint8)) == 9
+    assert line_width((lines > 0).astype(np.uint8)) == 9
     mask = ink_of(darkness, lines)
     assert not mask[585:615, 590:630].any(), f"{int(np.count_nonzero(mask[585:615, 590:630]))} px kept"
 
@@ -70,6 +70,6 @@ def test_a_line_overshooting_the_line_it_meets_is_dropped() -> None:
     darkness, lines = sheet_with_line()
     darkness[583:650, 600:604] = 0.6
     lines[597:651, 598:606] = 255
-    assert _line_width((lines > 0).astype(np.uint8)) == 11
+    assert line_width((lines > 0).astype(np.uint8)) == 11
     mask = ink_of(darkness, lines)
     assert not mask[575:597, 590:615].any(), f"{int(np.count_nonzero(mask[575:597, 590:615]))} px kept"

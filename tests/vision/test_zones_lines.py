@@ -7,8 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
+from sheetscan.vision._line_removal import _touching
 from sheetscan.vision._lines import below, hanging_pieces, hysteresis, long_blobs, opening
-from sheetscan.vision.ink import _touching, _unbroken_slanting
+from sheetscan.vision.ink import _unbroken_slanting
 
 
 def _masks(count: int) -> list[np.ndarray]:
