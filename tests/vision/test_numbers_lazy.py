@@ -15,11 +15,11 @@ import pytest
 from sheetscan.vision import numbers as numbers_module
 from sheetscan.vision._angles import choose_angles
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision.ink import find_ink
 from sheetscan.vision.numbers import NumberToken, find_numbers, read_numbers
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+from sheetscan.vision.recognise import NumberImage
 from tests.vision._handwriting import TemplateReader, Writer, blank, to_bgr, whole, write_line
+from tests.vision._width_reader import WidthReader
 
 # Twelve running totals in two rows: more than the ten a block is sampled on to choose its angle.
 ROWS = ("2.4.6.10.14.18", "22.26.30.34.40.46")
@@ -63,25 +63,6 @@ def test_a_block_written_upside_down_is_read_in_full() -> None:
     assert [n.value for n in zone.numbers] == VALUES
 
 
-class _Counting:
-    """Reads a one-box number by its box's width (`table[width]`: digit, probability); counts crops."""
-
-    name = "counting"
-    reads_by_digit = True
-
-    def __init__(self, table: dict[int, tuple[int, float]]) -> None:
-        self.table = table
-        self.widths: list[int] = []
-
-    def read_digits(self, crops: list[np.ndarray]) -> list[DigitReading]:
-        self.widths.extend(crop.shape[1] for crop in crops)
-        return [DigitReading(((self.table[c.shape[1]][0], self.table[c.shape[1]][1]),),
-                             1.0 - self.table[c.shape[1]][1]) for c in crops]
-
-    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
-        return [read_number(self.read_digits(crop_digits(n))) for n in numbers]
-
-
 def _one_box(width: int) -> NumberToken:
     quad = ((0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0))
     image = NumberImage(gray=np.full((40, 40), 200, np.uint8), digit_boxes=((0, 0, width, 40),))
@@ -104,7 +85,7 @@ def test_another_angle_is_read_no_further_than_it_could_matter() -> None:
     for usual_widths, first, read_widths, chosen in (((20, 21, 22, 23), 30, set(), 0),
                                                      ((20, 21, 22, 23), 34, {31, 32}, 0),
                                                      ((24, 25, 26, 27), 34, {31, 32, 33}, 180)):
-        reader = _Counting(table)
+        reader = WidthReader(table)
         usual = tuple(_one_box(w) for w in usual_widths)
         turned = tuple(_one_box(w) for w in (first, 31, 32, 33))
         ((angle, _),) = choose_angles([(((0, usual), (180, turned)), False)], DigitCache(reader),
@@ -120,7 +101,7 @@ def test_an_angle_whose_read_totals_go_back_is_dropped_before_its_peek_is_read()
     # below 1.24 - 0.6: the third number (7) is never read.
     table = {20: (2, 0.99), 21: (4, 0.99), 22: (6, 0.99), 23: (8, 0.99), 31: (5, 0.99), 34: (3, 0.99),
              32: (7, 0.99), 33: (9, 0.99)}
-    reader = _Counting(table)
+    reader = WidthReader(table)
     usual = tuple(_one_box(w) for w in (20, 21, 22, 23))
     turned = tuple(_one_box(w) for w in (31, 34, 32, 33))
     ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(reader),

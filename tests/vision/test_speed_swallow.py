@@ -9,31 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+from sheetscan.vision.recognise import NumberImage, NumberReading
+from tests.vision._width_reader import WidthReader
 
 Box = tuple[int, int, int, int]
-
-
-class _Noting:
-    """Reads a digit box by its width (`table[width]`: digit, probability); notes the widths read."""
-
-    name = "noting"
-    reads_by_digit = True
-
-    def __init__(self, table: dict[int, tuple[int, float]]) -> None:
-        self.table = table
-        self.widths: list[int] = []
-
-    def read_digits(self, crops: list[np.ndarray]) -> list[DigitReading]:
-        self.widths.extend(crop.shape[1] for crop in crops)
-        return [DigitReading(((self.table[c.shape[1]][0], self.table[c.shape[1]][1]),),
-                             1.0 - self.table[c.shape[1]][1]) for c in crops]
-
-    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
-        return [read_number(self.read_digits(crop_digits(n))) for n in numbers]
 
 
 def _wide_five() -> NumberToken:
@@ -52,7 +33,7 @@ def test_a_slice_that_reads_as_another_digit_is_not_read_further() -> None:
     # The glyph reads 5 at 0.99: sure (>= 0.951) and alone, so only its "1"-seeking way could be read.
     # Its slice reads 7: that way is dropped before the rest of it (36 px) is read, no way is left to
     # read (not even the first), and nothing changes.
-    reader = _Noting({44: (5, 0.99), 8: (7, 0.99), 36: (5, 0.99)})
+    reader = WidthReader({44: (5, 0.99), 8: (7, 0.99), 36: (5, 0.99)})
     token = _wide_five()
     readings = {id(token): NumberReading(((5, 0.99),), ())}
     assert choose_cuts(reader, [(True, True, [token])], readings) == {}
@@ -63,14 +44,14 @@ def test_a_slice_that_reads_as_a_one_has_its_way_read() -> None:
     # The slice reads 1 at 0.99 and the rest 5 at 0.99: "15" (log 0.9801 = -0.020, less 0.05 for a way
     # other than the first: -0.070) against the first way's "5" (log 0.99 = -0.010), which swallowed a
     # sure "1" another way finds and so loses 1.5 (`_swallow.absorbed`): -1.51. "15" is chosen.
-    reader = _Noting({44: (5, 0.99), 8: (1, 0.99), 36: (5, 0.99)})
+    reader = WidthReader({44: (5, 0.99), 8: (1, 0.99), 36: (5, 0.99)})
     token = _wide_five()
     parts = choose_cuts(reader, [(True, True, [token])], {id(token): NumberReading(((5, 0.99),), ())})
     assert [reading.value for _, reading in parts[id(token)]] == [15]
     assert sorted(set(reader.widths)) == [8, 36, 44]  # (the first way too, with the others)
     # Read as a 1 but unsure (0.6 < 0.9): the way is still read, for the totals to weigh, but it
     # swallows nothing: "15" scores log(0.6 × 0.99) - 0.05 = -0.57 against -0.01, and "5" stays.
-    reader = _Noting({44: (5, 0.99), 8: (1, 0.6), 36: (5, 0.99)})
+    reader = WidthReader({44: (5, 0.99), 8: (1, 0.6), 36: (5, 0.99)})
     token = _wide_five()
     assert choose_cuts(reader, [(True, True, [token])], {id(token): NumberReading(((5, 0.99),), ())}) == {}
     assert sorted(set(reader.widths)) == [8, 36, 44]
