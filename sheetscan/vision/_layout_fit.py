@@ -299,21 +299,38 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
     length = max(15, int(0.05 * size))
     slack = max(3, int(0.006 * size))
     mask = without_rulings(mask, frame, slack)
-    # Decision: dashes are bridged only for faint lines, because bridging moved the lines measured on
-    # the usual photos by up to 11 px (digits beside a line joined its run).
-    horizontal, vertical = line_masks(mask, length, slack, along=slack if faint else 1)
     min_gap = max(6, int(0.02 * size))
 
     # Rows crossing the middle of the sheet (away from the spokes at the corners and the circle's sides):
     # the horizontal sides of the rectangles; likewise columns for the vertical sides.
     x_a, x_b = int(left + 0.3 * fw), int(right - 0.3 * fw)
     y_a, y_b = int(top + 0.3 * fh), int(bottom - 0.3 * fh)
-    rows = horizontal[:, x_a:x_b].sum(axis=1).astype(np.float64) / 255.0
-    cols = vertical[y_a:y_b, :].sum(axis=0).astype(np.float64) / 255.0
-    edge_top, from_top = _inner_lines(rows, top, top + 0.48 * fh, x_b - x_a, min_gap)
-    edge_bottom, from_bottom = _inner_lines(rows, bottom, bottom - 0.48 * fh, x_b - x_a, min_gap)
-    edge_left, from_left = _inner_lines(cols, left, left + 0.48 * fw, y_b - y_a, min_gap)
-    edge_right, from_right = _inner_lines(cols, right, right - 0.48 * fw, y_b - y_a, min_gap)
+
+    def profiles(along: int) -> tuple[F64, F64]:
+        horizontal, vertical = line_masks(mask, length, slack, along=along)
+        return (f64(horizontal[:, x_a:x_b].sum(axis=1).astype(np.float64) / 255.0),
+                f64(vertical[y_a:y_b, :].sum(axis=0).astype(np.float64) / 255.0))
+
+    rows, cols = profiles(1)
+    # Decision: dashes are bridged only for faint lines, because bridging moved the lines measured on
+    # the usual photos by up to 11 px (digits beside a line joined its run); and even then only from a
+    # side where the unbridged lines do not already show both rectangles' sides, because bridged, a
+    # column of whist digits written close together (a blurred or far photo) reads as a line, and was
+    # taken for the pulka rectangle's side (bench_styles seed 8000, blur and far, photo 5).
+    bridged = profiles(slack) if faint else None
+
+    def lines(axis: int, start: float, stop: float, span: float) -> tuple[float | None, list[float]]:
+        if bridged is None:
+            return _inner_lines((rows, cols)[axis], start, stop, span, min_gap)
+        edge, found = _lines_from((rows, cols)[axis], start, stop, 0.3 * span, min_gap)
+        if len(found) >= 2:
+            return edge, found
+        return _inner_lines(bridged[axis], start, stop, span, min_gap)
+
+    edge_top, from_top = lines(0, top, top + 0.48 * fh, x_b - x_a)
+    edge_bottom, from_bottom = lines(0, bottom, bottom - 0.48 * fh, x_b - x_a)
+    edge_left, from_left = lines(1, left, left + 0.48 * fw, y_b - y_a)
+    edge_right, from_right = lines(1, right, right - 0.48 * fw, y_b - y_a)
     # Proportions are measured from the frame's lines as drawn where they were seen.
     seen_frame = (edge_left if edge_left is not None else left, edge_top if edge_top is not None else top,
                   edge_right if edge_right is not None else right,
