@@ -16,16 +16,16 @@ from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, ZoneKind
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._bend import Displacement, fit_displacement, trace_bands
 from sheetscan.vision._debug import DebugSink, emit, wants
+from sheetscan.vision._frame_lines import cleared_beyond, drawn_at_rims, lines_mask, rim_sides
 from sheetscan.vision._layout_choice import choose_layout, layout_geometry, measured_proportions
-from sheetscan.vision._layout_fit import Measured, Ring, fit_ring, measure
-from sheetscan.vision._lines import below, dark_ratio, hanging_pieces, hysteresis, local_ink, long_blobs
+from sheetscan.vision._layout_fit import Ring, fit_ring, measure
+from sheetscan.vision._lines import hanging_pieces, hysteresis, local_ink, long_blobs
 from sheetscan.vision.sheet import RectifiedSheet, to_photo_points
 
 __all__ = ["SheetZones", "ZoneRegion", "draw_zones", "locate_zones", "to_photo_points"]
@@ -102,7 +102,7 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     left, top, right, bottom = sheet.frame
     size = max(right - left, bottom - top)
     line_width = max(2.0, 0.004 * size)
-    mask, ratio, contrast, darkest, faint_lines = _lines_mask(image, sheet.frame, line_width,
+    mask, ratio, contrast, darkest, faint_lines = lines_mask(image, sheet.frame, line_width,
                                                  band=max(4, round(0.006 * size)))
     notes = list(sheet.notes)
 
@@ -119,10 +119,10 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
         # drawn side found just inside is the frame, because measuring from the paper's edge took the
         # drawn side for the pulka rectangle's (the whist band's splits then read as a mid spoke, and a
         # 4-player sheet as a 3-player one).
-        rims = _rim_sides(image, sheet.frame, band=max(4, round(0.006 * size)))
-        measure_mask = _cleared_beyond(mask, sheet.frame, rims, band=max(4, round(0.006 * size)))
+        rims = rim_sides(image, sheet.frame, band=max(4, round(0.006 * size)))
+        measure_mask = cleared_beyond(mask, sheet.frame, rims, band=max(4, round(0.006 * size)))
         measured = measure(measure_mask, sheet.frame, faint=faint_lines)
-        drawn = _drawn_at_rims(measured, rims)
+        drawn = drawn_at_rims(measured, rims)
         if drawn != sheet.frame:
             sheet = replace(sheet, frame=drawn)
             measured = measure(measure_mask, drawn, faint=faint_lines)
@@ -222,189 +222,6 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
         emit(debug, "03_zones", draw_zones(result))
     return result
 
-
-def _lines_mask(image: U8, frame: tuple[float, float, float, float], line_width: float, *, band: int
-                ) -> tuple[U8, NDArray[np.float32], float, NDArray[np.float32], bool]:
-    """The ink of the drawn lines (and the writing), at a level set by the frame's own darkness; also
-    the ratio and threshold it was cut at, the darkest channel's ratio (what the ink stage reads), and
-    whether the lines are faint in it (paler than 0.7 of the paper: cut near their own level, they
-    show in dashes).
-
-    On squared or lined notebook paper the printed rulings may be about as dark as a pencil frame;
-    they are coloured (blue, violet, red) while pencil and pens are darker in every channel, so when
-    the sheet's inside is crowded with "ink", the brightest channel is used instead of the darkest.
-    """
-    left, top, right, bottom = (round(v) for v in frame)
-    found: dict[str, tuple[float, NDArray[np.uint8], NDArray[np.float32], float, float, bool]] = {}
-    for channel in ("min", "max"):
-        ratio = dark_ratio(image, line_width=line_width, channel=channel)
-        halfway = _line_contrast(ratio, frame, band=band)
-        # Rulings keep ~0.85-0.9 of the paper's brightness in the brightest channel: stay below them.
-        contrast = min(halfway, 0.8) if channel == "max" else halfway
-        candidate = below(ratio, contrast)
-        inside = candidate[top:bottom, left:right]
-        found[channel] = (float(np.count_nonzero(inside)) / max(1, inside.size), candidate, ratio, contrast,
-                          _frame_seen(candidate, frame, band=band), halfway > 0.85)
-    # Decision: the brightest channel only when it shows clearly less "ink" (under two thirds): then
-    # coloured rulings were part of it; otherwise the darkest, which keeps light coloured pens.
-    # Decision: and only when it still shows the frame about as fully (0.8 of the places the darkest
-    # channel sees it): a fine or pale pen's lines are as faint as the rulings in that channel, and then
-    # it showed less ink because it lost the lines themselves (no inner rectangle was found).
-    chosen = ("max" if found["max"][0] < 0.67 * found["min"][0] and found["max"][4] >= 0.8 * found["min"][4]
-              else "min")
-    _, mask, ratio, contrast, _, faint = found[chosen]
-    return u8(mask), ratio, contrast, found["min"][2], faint
-
-
-def _frame_places(frame: tuple[float, float, float, float], band: int, inward: float = 0.0
-                  ) -> list[tuple[float, float, float, float]]:
-    """The windows across the outer rectangle's sides where its line is sampled (x0, x1, y0, y1): 24
-    places along each side, each `band` px either side of it, moved `inward` px towards the middle."""
-    left, top, right, bottom = frame
-    places = []
-    for t in np.linspace(0.1, 0.9, 24):
-        x, y = left + t * (right - left), top + t * (bottom - top)
-        places += [(x, x, top + inward - band, top + inward + band),
-                   (x, x, bottom - inward - band, bottom - inward + band),
-                   (left + inward - band, left + inward + band, y, y),
-                   (right - inward - band, right - inward + band, y, y)]
-    return places
-
-
-def _window(shape: tuple[int, ...], place: tuple[float, float, float, float]) -> tuple[slice, slice]:
-    h, w = shape[:2]
-    x0, x1, y0, y1 = place
-    xa, xb = int(max(0, min(w - 1, x0))), int(max(0, min(w - 1, x1))) + 1
-    ya, yb = int(max(0, min(h - 1, y0))), int(max(0, min(h - 1, y1))) + 1
-    return slice(ya, yb), slice(xa, xb)
-
-
-def _frame_seen(mask: U8, frame: tuple[float, float, float, float], *, band: int) -> float:
-    """Share of the places sampled across the outer rectangle's sides where `mask` has ink."""
-    places = _frame_places(frame, band)
-    return sum(bool(mask[_window(mask.shape, p)].any()) for p in places) / len(places)
-
-
-def _line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float, float], *,
-                   band: int) -> float:
-    """The ink threshold for this sheet's lines: halfway between their darkness and the paper.
-
-    The outer rectangle lies where stage 2 put it; its darkest value across each sampled place is the
-    pen's darkness. Halfway to the paper keeps every drawn line and drops what is much fainter (the
-    printed grid of squared paper, show-through from the other side).
-    """
-    line = float(np.median([ratio[_window(ratio.shape, p)].min() for p in _frame_places(frame, band)]))
-    # Decision: clamp to 0.6..0.85 so a very dark pen still admits slightly lighter strokes of the same
-    # pen, and a missing frame sample (line not where expected) cannot make everything ink.
-    contrast = min(0.85, max(0.6, (1.0 + line) / 2.0))
-    # The paper as the same windows see it 3 bands inside the frame, where the whist zones' paper mostly
-    # is: a window's darkest pixel there is the paper's own darkest mark (its grain, a printed grid).
-    paper = float(np.median([ratio[_window(ratio.shape, p)].min()
-                             for p in _frame_places(frame, band, inward=3 * band)]))
-    if contrast < 0.85:
-        # Decision: where the paper's own marks come as close as _PAPER_CLEARANCE to the cut (a pencil
-        # line on squared paper in a dark photo: the grid reached 0.86 with the cut at 0.84, and showed
-        # in dashes everywhere, read as whist splits and spokes: bench_styles seed 8000, dark, photo 5),
-        # the cut is halfway between the line and those marks instead, because halfway to a clean
-        # paper's 1.0 no longer keeps them out. Only marks paler than _PAPER_MARKS (as light as the
-        # printed rulings usually keep): halfway to darker ones (a grid at 0.72-0.75 in the brightest
-        # channel) came too close to a pen's own paler stretches and lost a freehand sheet's lines
-        # (seed 7000, photo 2, in four styles).
-        if line < paper < contrast + _PAPER_CLEARANCE and paper >= _PAPER_MARKS:
-            return (line + paper) / 2.0
-        return contrast
-    # A pale or fine line (a fine pen's or a hard pencil's stroke blurred over a few pixels keeps 0.85-0.9
-    # of the paper's brightness): halfway to the paper as the same windows see it just inside the frame,
-    # where the whist zones' paper mostly is (a window's darkest pixel there is the paper's grain).
-    # Decision: the level rises above 0.85 only as far as that, and only when the line is darker than
-    # that paper: a missing frame still cannot make the paper's grain ink.
-    return max(contrast, (line + paper) / 2.0) if line < paper else contrast
-
-
-_PAPER_CLEARANCE = 0.03
-"""How far above the ink cut the paper's own darkest marks must stay (in the ratio to the paper) for the
-cut halfway between the line and a clean paper to be kept."""
-
-_PAPER_MARKS = 0.8
-"""The darkest marks of the paper (a printed grid, rulings, grain), as a ratio to the paper, that the ink
-cut is moved away from (`_line_contrast`)."""
-
-
-_BEYOND = {"left": (0, -1), "top": (1, -1), "right": (0, 1), "bottom": (1, 1)}
-"""Per side of the outer rectangle: its axis (0 = x, 1 = y) and which way is outwards."""
-
-
-def _rim_sides(image: U8, frame: tuple[float, float, float, float], *, band: int) -> tuple[str, ...]:
-    """The sides of the outer rectangle beyond which the rectified image is no longer paper: there
-    stage 2 took the paper's edge (the table beyond it) for the drawn side.
-
-    Beyond a drawn side lies the paper's bare rim; beyond the paper's edge, the table or the floor. The
-    grey level of the margin beyond the side (the middle 80 % of it) is compared with the paper's just
-    inside it (clear of the side's own line).
-    """
-    grey = u8(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) if image.ndim == 3 else image
-    h, w = grey.shape
-    sides = dict(zip(("left", "top", "right", "bottom"), frame, strict=True))
-    out = []
-    for side, (axis, outwards) in _BEYOND.items():
-        at = sides[side]
-        extent = (h if axis == 1 else w) - 1
-        room = extent - at if outwards > 0 else at
-        if room < 3 * band:
-            continue
-        lo, hi = (sides["top"], sides["bottom"]) if axis == 0 else (sides["left"], sides["right"])
-        along = slice(round(lo + 0.1 * (hi - lo)), round(hi - 0.1 * (hi - lo)))
-        beyond = _strip_grey(grey, axis, along, at + outwards * band, at + outwards * (room - 1))
-        inside = _strip_grey(grey, axis, along, at - outwards * 4 * band, at - outwards * 2 * band)
-        # Decision: under 0.7 of the paper's grey: shadows and uneven light across a sheet's rim stay
-        # above that (the dark_ratio of the ink stage calls 0.84 of the paper "faint ink").
-        if beyond < 0.7 * inside:
-            out.append(side)
-    return tuple(out)
-
-
-def _strip_grey(grey: U8, axis: int, along: slice, a: float, b: float) -> float:
-    """The median grey of the strip between `a` and `b` across `axis` (0 = columns, 1 = rows)."""
-    a_i, b_i = sorted((round(a), round(b)))
-    block = grey[a_i:b_i, along] if axis == 1 else grey[along, a_i:b_i]
-    return float(np.median(block)) if block.size else 0.0
-
-
-def _cleared_beyond(mask: U8, frame: tuple[float, float, float, float], rims: tuple[str, ...], *,
-                    band: int) -> U8:
-    """`mask` with everything from a band inside each rim side outwards cleared (the paper's edge)."""
-    if not rims:
-        return mask
-    out = mask.copy()
-    sides = dict(zip(("left", "top", "right", "bottom"), frame, strict=True))
-    for side in rims:
-        axis, outwards = _BEYOND[side]
-        cut = max(0, round(sides[side] - outwards * band))
-        rows = out if axis == 1 else out.T  # (a view: clearing its rows clears the mask's columns)
-        if outwards > 0:
-            rows[cut:] = 0
-        else:
-            rows[:cut] = 0
-    return out
-
-
-def _drawn_at_rims(measured: Measured, rims: tuple[str, ...]) -> tuple[float, float, float, float]:
-    """The outer rectangle with each rim side moved onto the drawn side seen inside it, if seen: the
-    frame's line near the rim, or, further in, the first of three lines seen from that side (two are
-    the pulka's and gora's rectangles: the frame drawn on the paper's very edge was cleared with it)."""
-    sides = list(measured.frame)
-    for side in rims:
-        index = ("left", "top", "right", "bottom").index(side)
-        seen = measured.drawn_frame[index]
-        inner = (measured.lines_from or {}).get(side, ())
-        if seen != measured.frame[index]:
-            sides[index] = seen
-        elif len(inner) >= 3:
-            sides[index] = inner[0]
-    return (sides[0], sides[1], sides[2], sides[3])
-
-
-# --- turning upright ---------------------------------------------------------------------------------------
 
 def _turn(image: U8, frame: tuple[float, float, float, float], k: int
           ) -> tuple[U8, F64, tuple[float, float, float, float]]:

@@ -11,10 +11,11 @@ from _frames import blank_render
 from synth_sheet import draw_sheet
 
 from sheetscan.layouts import find_layout
+from sheetscan.vision._frame_lines import line_contrast, lines_mask
 from sheetscan.vision._layout_fit import measure, without_rulings
 from sheetscan.vision.photo import load_photo
 from sheetscan.vision.sheet import RectifiedSheet, find_sheet
-from sheetscan.vision.zones import _line_contrast, _lines_mask, locate_zones, to_photo_points
+from sheetscan.vision.zones import locate_zones, to_photo_points
 
 
 def _ratio_with_frame(darkness: float | None) -> tuple[np.ndarray, tuple[float, float, float, float]]:
@@ -29,7 +30,7 @@ def _ratio_with_frame(darkness: float | None) -> tuple[np.ndarray, tuple[float, 
 def test_line_level_is_halfway_to_the_paper_for_a_pale_line() -> None:
     # A line keeping 0.88 of the paper's brightness on paper of 1.0: halfway is 0.94, and the line is in.
     ratio, frame = _ratio_with_frame(0.88)
-    level = _line_contrast(ratio, frame, band=4)
+    level = line_contrast(ratio, frame, band=4)
     assert level == pytest.approx(0.94, abs=1e-6)
     assert np.all(ratio[30, 40:360] < level)
 
@@ -38,9 +39,9 @@ def test_line_level_of_a_dark_line_and_of_no_line() -> None:
     # A dark pen (0.4): halfway to white paper, 0.7, as always. No line at all where the frame should
     # be: the level stays 0.85 and the paper is not ink.
     ratio, frame = _ratio_with_frame(0.4)
-    assert _line_contrast(ratio, frame, band=4) == pytest.approx(0.7, abs=1e-6)
+    assert line_contrast(ratio, frame, band=4) == pytest.approx(0.7, abs=1e-6)
     ratio, frame = _ratio_with_frame(None)
-    assert _line_contrast(ratio, frame, band=4) == pytest.approx(0.85, abs=1e-6)
+    assert line_contrast(ratio, frame, band=4) == pytest.approx(0.85, abs=1e-6)
 
 
 def test_a_light_blue_pen_is_kept_though_the_brightest_channel_loses_it() -> None:
@@ -50,7 +51,7 @@ def test_a_light_blue_pen_is_kept_though_the_brightest_channel_loses_it() -> Non
     frame = (30.0, 30.0, 370.0, 270.0)
     for inset in (0, 40, 80):
         cv2.rectangle(image, (30 + inset, 30 + inset), (370 - inset, 270 - inset), (235, 200, 120), 3)
-    mask, *_ = _lines_mask(image, frame, 3.0, band=4)
+    mask, *_ = lines_mask(image, frame, 3.0, band=4)
     assert mask[30, 60:340].all() and mask[150, 70] and mask[150, 110]
 
 
