@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 
@@ -16,18 +15,9 @@ from sheetscan.vision.photo import load_photo
 from sheetscan.vision.render import render_sheet, sheet_or_game
 from sheetscan.vision.sheet import find_sheet
 from sheetscan.vision.zones import locate_zones, to_photo_points
+from tests.vision._polygons import polygon_iou
 
 _SAMPLES = Path(__file__).resolve().parents[2] / "samples"
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    x0, y0 = np.floor(np.minimum(a.min(0), b.min(0))).astype(int)
-    x1, y1 = np.ceil(np.maximum(a.max(0), b.max(0))).astype(int)
-    ca = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
-    cb = np.zeros_like(ca)
-    cv2.fillPoly(ca, [np.round(a - [x0, y0]).astype(np.int32)], 1)
-    cv2.fillPoly(cb, [np.round(b - [x0, y0]).astype(np.int32)], 1)
-    return float((ca & cb).sum()) / max(1, int((ca | cb).sum()))
 
 
 def _bench_styles_photo(first_seed: int, index: int, *, line_scale: float, writing_scale: float) -> Any:
@@ -64,6 +54,6 @@ def test_a_written_sheet_in_an_unusual_style_is_located(first_seed: int, index: 
     found = [to_photo_points(np.array(z.polygon), zones.to_photo) for z in zones.zones]
     true = [np.array(z["polygon"], np.float64) for z in truth["zones"]]
     # A standard-4 sheet is the same turned: the best relabelling of the seats is compared.
-    best = max(float(np.mean([_iou(found[((i // 5 - s) % 4) * 5 + i % 5], polygon)
+    best = max(float(np.mean([polygon_iou(found[((i // 5 - s) % 4) * 5 + i % 5], polygon)
                               for i, polygon in enumerate(true)])) for s in range(4))
     assert best > 0.9

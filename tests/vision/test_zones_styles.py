@@ -16,6 +16,7 @@ from sheetscan.vision._layout_fit import measure, without_rulings
 from sheetscan.vision.photo import load_photo
 from sheetscan.vision.sheet import RectifiedSheet, find_sheet
 from sheetscan.vision.zones import locate_zones, to_photo_points
+from tests.vision._polygons import polygon_iou
 
 
 def _ratio_with_frame(darkness: float | None) -> tuple[np.ndarray, tuple[float, float, float, float]]:
@@ -125,16 +126,6 @@ def test_a_side_on_the_papers_edge_is_moved_onto_the_drawn_side(layout: str, rim
         assert float(np.hypot(*(got - want).T).max()) < 12  # 2 % of the 600 px sheet
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    x0, y0 = np.floor(np.minimum(a.min(0), b.min(0))).astype(int)
-    x1, y1 = np.ceil(np.maximum(a.max(0), b.max(0))).astype(int)
-    ca = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
-    cb = np.zeros_like(ca)
-    cv2.fillPoly(ca, [np.round(a - [x0, y0]).astype(np.int32)], 1)
-    cv2.fillPoly(cb, [np.round(b - [x0, y0]).astype(np.int32)], 1)
-    return float((ca & cb).sum()) / max(1, int((ca | cb).sum()))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("layout", "seed", "paper"),
                          [("standard-3", 4, "plain"), ("standard-4", 5, "lined"),
@@ -153,7 +144,7 @@ def test_a_sheet_drawn_with_a_fine_pen_is_read(layout: str, seed: int, paper: st
     shifts = range(4) if layout == "standard-4" else (0,)  # a standard-4 sheet is the same turned
     if layout == "standard-3":
         assert zones.rotation == rendered.truth["rotation"]
-    best = max(float(np.mean([_iou(found[((i // (players + 1) - s) % players) * (players + 1)
+    best = max(float(np.mean([polygon_iou(found[((i // (players + 1) - s) % players) * (players + 1)
                                          + i % (players + 1)], polygon) for i, polygon in enumerate(true)]))
                for s in shifts)
     assert best > 0.9
