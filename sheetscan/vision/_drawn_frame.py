@@ -109,8 +109,17 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCand
     frame at a faint level), while lines running on from the inner outline's corners to the outer
     one's (a frame's sides past a ruling inside it, spokes) make the outer one the frame."""
     clear = [c for c in candidates if not c[0].touches] or candidates
-    clear = [c for c in clear if c[0].coverage >= 0.9] or clear
     size = max(clear[0][1].shape)
+    # Decision: a crowded outline (over a fifth ink) lying within a bigger outline that is not crowded
+    # is part of that frame closed off by writing or an inner line, however much better drawn it looks
+    # (its sides include the frame's own), because a frame whose writing crowds it is the biggest
+    # outline there: on an out-of-focus photo (bench_styles blur seed 6002) the lower part of the frame,
+    # closed by a row of whists, was drawn whole at one level while the frame showed only 0.57 of its
+    # sides at another, and the sheet was read as a 3-player one.
+    open_ = [c[0] for c in clear if not c[0].crowded]
+    clear = [c for c in clear if not c[0].crowded or not any(
+        other.area > c[0].area and _within(c[0].quad, other.quad, 0.01 * size) for other in open_)] or clear
+    clear = [c for c in clear if c[0].coverage >= 0.9] or clear
     # Decision: a crowded outline (over a fifth ink) near a whole one that is not crowded is that frame
     # merged with writing at its level (a row of numbers along a side pulls that side out), because
     # the frame seen clean at other levels lies on its own lines; as the bigger of the two it was
@@ -128,6 +137,12 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCand
         if i != best and seen[i] >= seen[best] - 1 and frame_inside(clear[i][0], clear[best], size):
             best = i
     return clear[best]
+
+
+def _within(inner: F64, outer: F64, slack: float) -> bool:
+    """True when every corner of `inner` lies inside `outer` or within `slack` px of it."""
+    polygon = outer.astype(np.float32)
+    return all(cv2.pointPolygonTest(polygon, (float(x), float(y)), True) >= -slack for x, y in inner)
 
 
 def frame_inside(inner: FrameCandidate, outer: tuple[FrameCandidate, U8], size: int) -> bool:
