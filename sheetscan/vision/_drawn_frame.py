@@ -110,23 +110,13 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCand
     one's (a frame's sides past a ruling inside it, spokes) make the outer one the frame."""
     clear = [c for c in candidates if not c[0].touches] or candidates
     size = max(clear[0][1].shape)
-    # Decision: a crowded outline (over a fifth ink) lying within a bigger outline that is not crowded
-    # is part of that frame closed off by writing or an inner line, however much better drawn it looks
-    # (its sides include the frame's own), because a frame whose writing crowds it is the biggest
-    # outline there: on an out-of-focus photo (bench_styles blur seed 6002) the lower part of the frame,
-    # closed by a row of whists, was drawn whole at one level while the frame showed only 0.57 of its
-    # sides at another, and the sheet was read as a 3-player one.
-    open_ = [c[0] for c in clear if not c[0].crowded]
-    clear = [c for c in clear if not c[0].crowded or not any(
-        other.area > c[0].area and _within(c[0].quad, other.quad, 0.01 * size) for other in open_)] or clear
+    # Decision: a crowded outline (over a fifth ink) is dropped where a clean one (not crowded) shows it
+    # to be that frame merged with writing (`_merged_into`), because a frame crowded by its writing is
+    # still the outline its own lines draw.
+    clean = [c[0] for c in clear if not c[0].crowded]
+    clear = [c for c in clear
+             if not (c[0].crowded and any(_merged_into(c[0], other, size) for other in clean))]
     clear = [c for c in clear if c[0].coverage >= 0.9] or clear
-    # Decision: a crowded outline (over a fifth ink) near a whole one that is not crowded is that frame
-    # merged with writing at its level (a row of numbers along a side pulls that side out), because
-    # the frame seen clean at other levels lies on its own lines; as the bigger of the two it was
-    # chosen, 44 px off (bench seed 1000 photo 18).
-    clean = [c[0].quad for c in clear if not c[0].crowded and whole(c[0])]
-    clear = [c for c in clear if not c[0].crowded or not any(
-        float(np.hypot(*(quad - c[0].quad).T).max()) < 0.025 * size for quad in clean)] or clear
     frames = [c[0] for c in clear]
     seen = [votes(c[0], frames, size) for c in clear]
     # The outline seen at the most ink levels is the drawn frame (a ruling or a stroke that merges
@@ -139,6 +129,23 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCand
     return clear[best]
 
 
+def _merged_into(crowded: FrameCandidate, clean: FrameCandidate, size: int) -> bool:
+    """Whether the crowded outline is the clean outline's frame merged with writing at its level:
+
+    - lying within the clean outline and smaller: part of the frame closed off by writing or an inner
+      line, however much better drawn it looks (its sides include the frame's own). On an out-of-focus
+      photo (bench_styles blur seed 6002) the lower part of the frame, closed by a row of whists, was
+      drawn whole at one level while the frame showed only 0.57 of its sides at another, and the sheet
+      was read as a 3-player one;
+    - near a clean outline drawn whole: a row of numbers along a side pulls that side out, while the
+      frame seen clean at other levels lies on its own lines; as the bigger of the two it was chosen,
+      44 px off (bench seed 1000 photo 18).
+    """
+    if clean.area > crowded.area and _within(crowded.quad, clean.quad, 0.01 * size):
+        return True
+    return whole(clean) and float(np.hypot(*(clean.quad - crowded.quad).T).max()) < 0.025 * size
+
+
 def _within(inner: F64, outer: F64, slack: float) -> bool:
     """True when every corner of `inner` lies inside `outer` or within `slack` px of it."""
     polygon = outer.astype(np.float32)
@@ -148,8 +155,7 @@ def _within(inner: F64, outer: F64, slack: float) -> bool:
 def frame_inside(inner: FrameCandidate, outer: tuple[FrameCandidate, U8], size: int) -> bool:
     """True when `inner` is a drawn frame seen inside the `outer` outline: nested in it, over half its
     area, not the same outline, and no drawn line crossing the gap between them (`_bridged`)."""
-    quad = outer[0].quad.astype(np.float32)
-    nested = all(cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0 for x, y in inner.quad)
+    nested = _within(inner.quad, outer[0].quad, 0.0)
     same = float(np.hypot(*(inner.quad - outer[0].quad).T).max()) < 0.015 * size
     return nested and not same and 0.5 * outer[0].area < inner.area < outer[0].area \
         and not _bridged(inner.quad, outer, size)
