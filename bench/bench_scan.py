@@ -16,7 +16,9 @@ Figures, each against the renderer's truth file:
 - unsure: share of read numbers below the confidence threshold (they would be shown for review);
 - in the error counts, read numbers that match no written one: "extra piece of a number" (it overlaps
   a written number another read matched) or "read where nothing is written";
-- seconds per photo, and the floor: decoding and rectifying only (`load_photo` + `find_sheet`).
+- seconds per photo, and the floor: decoding and rectifying only (`load_photo` + `find_sheet`);
+- the pulka target in the centre circle (printed after the table): read right, misread, or not read
+  (below the reading's confidence bar: the sheet asks for it).
 
 `--small-photos N` also reads the first N photos scaled to 3 MP (2000 × 1500, JPEG quality 85), as a
 messenger or a web form sends them, with the truth scaled alike.
@@ -78,6 +80,8 @@ class Tally:
     seconds: list[float] = field(default_factory=list)
     failures: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    targets: int = 0
+    targets_right: int = 0
 
     def row(self, name: str, floor: float) -> str:
         """One markdown table row."""
@@ -87,6 +91,19 @@ class Tally:
         return (f"| {name} | {len(self.seconds)} | {share(self.digits_right, self.digits)} | "
                 f"{share(self.numbers_right, self.numbers)} | {share(self.zones_right, self.zones)} | "
                 f"{share(self.unsure, self.read)} | {mean:.2f} s | {mean / floor:.1f}× |")
+
+
+def _score_target(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
+    """The pulka target read in the circle (`layout.pulka_written`) against the one written there."""
+    written = (truth.get("target") or {}).get("value")
+    if written is None or "layout" not in result:
+        return
+    tally.targets += 1
+    got = result["layout"].get("pulka_written")
+    if got == written:
+        tally.targets_right += 1
+    else:
+        tally.errors["pulka target misread" if got is not None else "pulka target not read"] += 1
 
 
 def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
@@ -142,6 +159,7 @@ def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
             tally.errors["misread digit"] += 1
         else:
             tally.errors["wrong digit count"] += 1
+    _score_target(truth, result, tally)
     # Zone final values: each read zone stands for the truth zone most of its numbers came from.
     stands_for = {zi: counter.most_common(1)[0][0] for zi, counter in votes.items()}
     for zone in truth["zones"]:
@@ -180,7 +198,7 @@ def run_one(recognizer: Recognizer, data: bytes, truth: dict[str, Any], tally: T
         tally.failures += 1
         tally.errors[f"no result: {type(error).__name__}"] += 1
         tally.seconds.append(time.perf_counter() - start)
-        empty = {"zones": []}
+        empty: dict[str, Any] = {"zones": [], "layout": {}}
         score(truth, empty, tally)
         return
     tally.seconds.append(time.perf_counter() - start)
@@ -289,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, tally in {**tallies, "stages 4-7": stages, "3 MP": small}.items():
         if tally.errors:
             print(f"\n{name} errors: " + ", ".join(f"{k} {v}" for k, v in tally.errors.most_common()))
+        if tally.targets:
+            print(f"{name} pulka targets read right: {tally.targets_right} of {tally.targets}")
     return 0
 
 
