@@ -63,7 +63,11 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     `readings`) whose totals step well from and to its neighbours keeps its first way, since any
     other way scores below it (see `_needs_ways`), unless a glyph of it is wide enough to have
     swallowed a "1" (`_swallow.absorbed`): then those of that glyph's other cuts whose "1" reads as a 1
-    are read (`_read_ones`). `cache` reads each digit crop once across calls.
+    are read (`_read_ones`), in a zone only. `cache` reads each digit crop once across calls.
+
+    Decision: not in the circle, because a "1" found in a sure glyph is taken only where running
+    totals can confirm it, and the circle has none: its round 0s were cut as "10" (bench seeds 1000
+    and 2000, 26 photos: the pulka target read right 20 -> 24 times, three of them "110" or "210").
 
     `moves` (`_regroup.regroup`) may then move digits between neighbouring numbers of a zone; last,
     with `alternatives`, the numbers that needed their ways read are read as each of their readings'
@@ -78,8 +82,9 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                            for _, rising, sequence in sequences))
     cache = cache or DigitCache(recognizer)
     tokens = [t for _, _, sequence in sequences for t in sequence]
-    # Sure and in step, but a glyph may have swallowed a "1": only that glyph's cuts whose "1" reads as one.
-    swallowing = [t for t in tokens if id(t) not in needed and may_swallow(t)]
+    # Sure and in step, but a glyph may have swallowed a "1": only that glyph's cuts whose "1" reads as one
+    # (in a zone: `split_ok` holds the tokens of zones).
+    swallowing = [t for t in tokens if id(t) not in needed and id(t) in split_ok and may_swallow(t)]
     wide = dict(zip(map(id, swallowing), _read_ones([(t, wide_ways(t)) for t in swallowing], cache),
                     strict=True))
     for token in tokens:
