@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sheetscan.vision import _group
-from sheetscan.vision._steps import Choice
+from sheetscan.vision._steps import LONGEST, Choice
 
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
@@ -53,7 +53,9 @@ def absorbed(choices: list[Choice], *, sure: float = _ONE_SURE, cost: float = 1.
     box of its own) and the way without it has a box wider than `_SWALLOW_WIDE` typical digits, that ink is a
     "1": the way that swallowed it is worth less. Only a "1": a slice off the side of a wide digit
     (a 4's stem, a 6's belly) can read as another digit just as surely, and a "4" or "9" cut at its
-    stem reads "1" and the digit again, which the width tells apart.
+    stem reads "1" and the digit again, which the width tells apart. Nor a way of more digits than
+    any written number (`LONGEST`): it reads no number, and finds no "1" of one (seed 4004: "200" cut
+    as "2100" made the right "200" worth less than a "210").
 
     Decision: a "1" found after the number's last digit does not make the way without it worth less,
     because the right side of a 4, a 9 or a 0 is a straight stroke that, cut off, reads as a sure "1"
@@ -67,7 +69,7 @@ def absorbed(choices: list[Choice], *, sure: float = _ONE_SURE, cost: float = 1.
     out = []
     for choice, text in zip(choices, texts, strict=True):
         swallowed = text is not None and may_swallow(choice[0][0][0], habit=habit) and any(
-            other is not None and len(other[0]) > len(text[0])
+            other is not None and len(text[0]) < len(other[0]) <= LONGEST
             and _inserted_sure(text[0], other, sure, after=False) for other in texts)
         out.append((choice[0], choice[1] - cost) if swallowed else choice)
     return out
