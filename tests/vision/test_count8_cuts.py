@@ -124,3 +124,18 @@ def test_the_running_totals_choose_the_three_digits_of_a_one_run_into_two() -> N
     assert [readings[id(t)].value for t in sequence] == [90, 20, 130]
     ((_, chosen),) = choose_cuts(reader, [(True, True, sequence)], readings)[id(token)]
     assert chosen.value == 120
+
+
+def test_a_one_lower_than_the_digits_beside_it_was_not_swallowed() -> None:
+    # A lone 4 (a box 34 px wide, wider than a "1" could be swallowed in: 1.2 x 26 = 31.2 px), and a
+    # way that cuts its left arm off (10 px) and reads it as a sure "1": "14". A "1" run into its
+    # digit stands as tall as the digit; an arm cut off a 4 stands lower. Standing 31 px beside a
+    # 40 px box (0.78), it makes the whole 4 worth no less; standing 36 px (0.9), 1.5 less.
+    whole = ((0, 0, 34, 40),)
+    cuts = ((whole, ((0, 9, 10, 31), (10, 0, 24, 40))),)
+    four = (((_token(whole, cuts), _read([(4, 0.99)])),), -0.01)
+    low = (((_token(cuts[0][1], cuts), _read([(1, 0.99), (4, 0.95)])),), -0.11)
+    assert absorbed([four, low]) == [four, low]
+    tall = ((0, 4, 10, 36), (10, 0, 24, 40))
+    high = (((_token(tall, ((whole, tall),)), _read([(1, 0.99), (4, 0.95)])),), -0.11)
+    assert absorbed([four, high]) == [(four[0], four[1] - 1.5), high]
