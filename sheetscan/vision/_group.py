@@ -429,8 +429,10 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     `narrowest` × `height` wide is also offered whole (when no wider than 1.6 digits' height), cut in
     two at the thinnest columns of its middle part, and, when wide, cut in three. A narrower glyph at
     least `edges` × `height` wide is offered only the cuts that take a "1" off either side
-    (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. The
-    recogniser and the zone's running totals choose among them. At most `most` options.
+    (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. A glyph
+    whose "1" on the left leaves a rest wide enough for two digits is also offered the "1" cut off
+    and the rest cut in two ("120" written touching). The recogniser and the zone's running totals
+    choose among them. At most `most` options, and that last one.
     """
     x, y, w, h = glyph.box
     first = digit_boxes(glyph, mask, height=height, width=width)
@@ -476,7 +478,7 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     # each option above makes one cut or even ones, and none of them finds the three digits.
     # Decision: only a "1" on the left, because a number's hundreds are its only "1" that three
     # touching digits hold in front of two others (totals 100-199), while the straight right side of
-    # a last 0, 4 or 9 cut off reads as a sure "1" (seed 4003: "200" read "210").
+    # a last 0, 4 or 9 cut off reads as a sure "1" (seed 4004: "200" read "210").
     for column in edges_cut[:1]:
         rest = _rest_cut(profile, column, narrowest * height) if column < w / 2 else None
         if rest is not None:
