@@ -429,15 +429,17 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     `narrowest` × `height` wide is also offered whole (when no wider than 1.6 digits' height), cut in
     two at the thinnest columns of its middle part, and, when wide, cut in three. A narrower glyph at
     least `edges` × `height` wide is offered only the cuts that take a "1" off either side
-    (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. The
-    recogniser and the zone's running totals choose among them. At most `most` options.
+    (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. A glyph
+    whose "1" on the left leaves a rest wide enough for two digits is also offered the "1" cut off
+    and the rest cut in two ("120" written touching). The recogniser and the zone's running totals
+    choose among them. At most `most` options, and that last one.
     """
     x, y, w, h = glyph.box
     first = digit_boxes(glyph, mask, height=height, width=width)
     options = [first]
 
-    def add(boxes: list[Box]) -> None:
-        if boxes and boxes not in options and len(options) < most:
+    def add(boxes: list[Box], limit: int = most) -> None:
+        if boxes and boxes not in options and len(options) < limit:
             options.append(boxes)
 
     if h == 0:
@@ -466,11 +468,38 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
                 break
         for column in picked:
             add(_boxes_between(glyph, piece, [column]))
-    for column in _edge_strokes(piece, profile):
+    edges_cut = _edge_strokes(piece, profile)
+    for column in edges_cut:
         add(_boxes_between(glyph, piece, [column]))
     if w >= 1.1 * height:
         add(digit_boxes(glyph, mask, height=height, width=w / 3, wide=0.0))
+    # A "1" run into two touching digits ("120", "135" as one glyph): the "1" cut off its left side,
+    # the rest cut where the two join, as a glyph of two touching digits is. Offered beyond `most`:
+    # each option above makes one cut or even ones, and none of them finds the three digits.
+    # Decision: only a "1" on the left, because a number's hundreds are its only "1" that three
+    # touching digits hold in front of two others (totals 100-199), while the straight right side of
+    # a last 0, 4 or 9 cut off reads as a sure "1" (seed 4004: "200" read "210").
+    for column in edges_cut[:1]:
+        rest = _rest_cut(profile, column, narrowest * height) if column < w / 2 else None
+        if rest is not None:
+            add(_boxes_between(glyph, piece, [column, rest]), most + 1)
     return options
+
+
+def _rest_cut(profile: npt.NDArray[np.float64], edge: int, narrowest: float) -> int | None:
+    """Where to cut the rest of a glyph once a "1" is cut off its left side at column `edge`
+    (`_edge_strokes`): the thinnest column of the rest's middle part (nearer its middle among equals),
+    as `cut_options` cuts a glyph in two; None when the rest is narrower than `narrowest` pixels (one
+    digit only)."""
+    start, end = edge, profile.size
+    if end - start < narrowest:
+        return None
+    lo, hi = start + max(1, int(0.2 * (end - start))), start + int(np.ceil(0.8 * (end - start)))
+    if hi <= lo:
+        return None
+    columns = np.arange(lo, hi)
+    cost = profile[lo:hi] + 0.02 * np.abs(columns - (start + end) / 2)
+    return int(columns[int(np.argmin(cost))])
 
 
 def _edge_strokes(piece: npt.NDArray[np.bool_], profile: npt.NDArray[np.float64], *, side: float = 0.4,
