@@ -25,3 +25,13 @@ def test_a_round_zero_in_the_circle_is_not_read_as_a_swallowed_one(index: int, l
     digits = "test" if seed % 2 == 0 else "validation"
     rendered = render_sheet(sheet, layout=layout, seed=seed, digits_from=digits)
     assert scan(rendered.jpeg()).reading.pulka_written == rendered.truth["target"]["value"]
+
+
+@pytest.mark.slow
+def test_a_target_written_a_quarter_turned_is_read_whole() -> None:
+    # bench_scan's photo 2006: "20" written a quarter turned in the circle fell apart, read upright, into
+    # a "2" and a "0" that each read surely, and the target was read as 0.
+    games = sorted(SAMPLES.glob("game-*.json"))
+    sheet = sheet_or_game(json.loads(games[6].read_text(encoding="utf-8")))
+    rendered = render_sheet(sheet, layout="standard-4", seed=2006, digits_from="test")
+    assert scan(rendered.jpeg()).reading.pulka_written == rendered.truth["target"]["value"] == 20
