@@ -1,5 +1,7 @@
-"""Stage 4 of reading a photo, before the thresholds: how out of focus the rectified sheet is
-(`blur_of`), and the ink's strength sharpened back when it is blurred (`sharpened`)."""
+"""Stage 4 of reading a photo: how out of focus the rectified sheet is (`blur_of`, `out_of_focus`), the
+ink's strength sharpened back when it is blurred (`sharpened`), the share of its darkness a thin stroke
+keeps there (`darkness_kept`), and the ink's outline put back where a blurred stroke's edge is
+(`within_half_peak`)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["SHARP_BLUR", "blur_of", "sharpened"]
+__all__ = [
+    "FOCUS_GATE", "SHARP_BLUR", "blur_of", "darkness_kept", "out_of_focus", "sharpened", "within_half_peak",
+]
 
 Mask = npt.NDArray[np.uint8]
 
@@ -16,8 +20,30 @@ SHARP_BLUR = 1.3
 """The blur (Gaussian σ, px) `blur_of` measures on the rectified sheet of a photo in focus: the camera's own
 softness, the rectification's resampling and the ink's soft edges."""
 
+FOCUS_GATE = 1.5
+"""The blur (σ px, `blur_of`) above which a photo is taken for out of focus: photos in focus measure 1.0-1.4,
+out-of-focus ones (σ 2.2 px at 12 MP) about 1.6-1.9."""
 
-def sharpened(strength: Mask, *, sharp: float = SHARP_BLUR, gate: float = 1.5, amount: float = 2.0) -> Mask:
+
+def out_of_focus(blur: float, *, gate: float = FOCUS_GATE) -> bool:
+    """Whether a sheet measuring `blur` (`blur_of`) is out of focus."""
+    return blur > gate
+
+
+def darkness_kept(blur: float, *, sharp: float = SHARP_BLUR, gate: float = FOCUS_GATE) -> float:
+    """The share of its darkness a stroke thinner than the blur keeps on a sheet measuring `blur` beside one
+    in focus: `sharp` / `blur` when the sheet is out of focus (`out_of_focus`), else 1.0.
+
+    A blur keeps a thin stroke's ink but spreads it across: the stroke's profile, about as wide as the blur
+    (a Gaussian of σ `blur` rather than `sharp`), is `blur` / `sharp` times as wide and so, holding the same
+    ink, that much less dark at its middle. A stroke wider than the blur loses less; a pale pen's strokes
+    lose this much and fell below the thresholds a photo in focus is read with.
+    """
+    return sharp / blur if out_of_focus(blur, gate=gate) else 1.0
+
+
+def sharpened(strength: Mask, *, sharp: float = SHARP_BLUR, gate: float = FOCUS_GATE, amount: float = 2.0,
+               blur: float | None = None) -> Mask:
     """`strength` with the blur beyond a sharp photo's (`sharp`, σ px) taken back out by unsharp masking,
     when the photo measures blurrier than `gate` (`blur_of`); else `strength` itself.
 
@@ -25,13 +51,14 @@ def sharpened(strength: Mask, *, sharp: float = SHARP_BLUR, gate: float = 1.5, a
     below the strong threshold (dots between numbers, a pale "0" beside a dark "2"), while a dark stroke's
     spread edges passed the weak one and fattened it until loops closed. Unsharp masking (`amount` ×
     the difference from a Gaussian of the extra blur's σ) gives a thin stroke back its darkness and a
-    dark one its edges.
+    dark one its edges. `blur` is the sheet's `blur_of` when already measured.
     """
     # Decision: only photos measured blurrier than `gate` are sharpened, and by the blur beyond a sharp
     # photo's, because photos in focus measure 1.0-1.4 (and were read as before), out-of-focus ones (σ 2.2
     # px at 12 MP) about 1.8; amount 2 undoes to first order a blur of √2 × the extra σ (on bench_styles
     # blur seed 5000 x8 it read more than amount 1 and as much as 3).
-    blur = blur_of(strength)
+    if blur is None:
+        blur = blur_of(strength)
     if blur <= gate:
         return strength
     extra = float(np.sqrt(blur * blur - sharp * sharp))
@@ -80,3 +107,32 @@ def blur_of(strength: Mask, *, again: float = 1.0, share: float = 0.005) -> floa
     if ratio.size == 0:
         return 0.0
     return float(np.median(again / np.sqrt(ratio * ratio - 1.0)))
+
+
+def within_half_peak(mask: Mask, strength: Mask, blur: float, *, share: float = 0.5,
+                     reach: float = 2.0, own: bool = True) -> Mask:
+    """`mask` less its pixels weaker than `share` of the strongest `strength` within `reach` × `blur` px (a
+    round neighbourhood) of them: on a sheet out of focus (`blur`, σ px, `blur_of`), the ink's outline drawn
+    where each stroke's edge is.
+
+    A blur spreads each stroke's edge over a few σ on either side of it, and the edge itself lies where the
+    darkness has fallen to half of the stroke's own (half-way down a blurred step). Thresholds fixed for the
+    sheet cut a dark stroke far out on its spread edges: strokes fattened until a "0"'s or an "8"'s loop
+    closed and digits touched their neighbours and the lines. Within 2 σ of an edge lies the stroke's own
+    darkness, so half of the darkest there is half of the stroke's: each stroke, pale or dark, keeps the
+    width it was written with.
+    """
+    radius = max(1, round(reach * blur))
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    peak = np.asarray(cv2.dilate(strength, disk), np.uint8)
+    if own:
+        # A stroke's own darkness, not a darker neighbour's within reach (a dot beside a digit, a pale "1"
+        # beside a dark "6"): never above the darkest of the blob of `mask` a pixel lies in.
+        count, found_labels = cv2.connectedComponents(mask, connectivity=8)
+        labels = np.asarray(found_labels, np.int32)
+        inked = mask > 0
+        darkest = np.zeros(count, np.uint8)
+        np.maximum.at(darkest, labels[inked], strength[inked])
+        peak = np.where(inked, np.minimum(peak, darkest[labels]), peak).astype(np.uint8)
+    keep = strength.astype(np.float32) >= share * peak.astype(np.float32)
+    return np.where(keep, mask, 0).astype(np.uint8)

@@ -16,7 +16,7 @@ Mask = npt.NDArray[np.uint8]
 
 
 def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: float,
-                           share: float = 0.9, darker: float = 2.0) -> Mask:
+                           share: float = 0.9, darker: float = 2.0, faint: Mask | None = None) -> Mask:
     """`mask` less the blobs that are pieces of faint ruling: more than 2 px, shorter either way than the
     ruling's runs (`length`, at least 60 px), with at least `share` of their ink on the ruling
     (`faint_ruling`), and on average no more than `darker` times as strong as the ruling around them (the
@@ -29,10 +29,12 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     that: a dot or a stroke written on the ruling is darker than the ruling beside it by far more (a pen
     against a printed tint), and writing that is not on it lies off it. The ruling's measure is what did
     not pass for ink: beside a drawn line, which does, that is the line's soft edges, not the line.
+    `faint` is `faint_ruling(strength, level=level, length=length)` when already found.
     """
     size = max(60, int(length))
     threshold = int(np.ceil(level * 255))
-    faint = faint_ruling(strength, level=level, length=size)
+    if faint is None:
+        faint = faint_ruling(strength, level=level, length=size)
     if not faint.any():
         return mask
     count, found_labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
