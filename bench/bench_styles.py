@@ -118,13 +118,13 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"{args.photos} rendered 12 MP photos per style, seeds {args.seed}–{args.seed + args.photos - 1}, "
           "full pipeline, CNN; in brackets the share of the usual style's figure kept\n")
-    print("| style | digits | numbers | zone final values | no result | s / photo |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| style | digits | numbers | zone final values | pulka target | no result | s / photo |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, tally in tallies.items():
         seconds = sum(tally.seconds) / max(1, len(tally.seconds))
         print(f"| {name} | {kept(tally, 'digits_right', 'digits')} | "
               f"{kept(tally, 'numbers_right', 'numbers')} | {kept(tally, 'zones_right', 'zones')} | "
-              f"{tally.failures} | {seconds:.2f} s |")
+              f"{tally.targets_right}/{tally.targets} | {tally.failures} | {seconds:.2f} s |")
     for name, tally in tallies.items():
         if tally.errors:
             print(f"\n{name} errors: " + ", ".join(f"{k} {v}" for k, v in tally.errors.most_common()))
