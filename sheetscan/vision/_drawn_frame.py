@@ -132,8 +132,11 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCand
     # the lower part of a frame cut off by the pulka rectangle's side was seen clean at two levels, the
     # whole frame (crowded by big writing) at one, and the sheet was read as a 3-player one (bench_styles
     # seed 6000, big, photo 2).
+    # Only an outline under half the bigger one's area: over half, it is the frame seen inside an outline
+    # of rulings or paper (`frame_inside`), and on lined paper the frame's sides run on along the rulings
+    # to such an outline (bench_styles seed 8000, photo 0, in five styles).
     for i in order:
-        if clear[i][0].area > clear[best][0].area and _closed_off(clear[best][0], clear[i], size):
+        if clear[best][0].area < 0.5 * clear[i][0].area and _closed_off(clear[best][0], clear[i], size):
             best = i
     return clear[best]
 

@@ -43,16 +43,16 @@ def lines_mask(image: U8, frame: tuple[float, float, float, float], line_width: 
     # Decision: and only when it still shows the frame about as fully (0.8 of the places the darkest
     # channel sees it): a fine or pale pen's lines are as faint as the rulings in that channel, and then
     # it showed less ink because it lost the lines themselves (no inner rectangle was found).
-    # Decision: the darkest channel's ink counted at the brightest one's level where that is lower (its
-    # cap), because cut lower, the brightest channel shows less ink on plain paper too: it then lost the
-    # pale inner lines of a sheet whose frame was gone over darker, and the paper's fold was taken for a
-    # spoke (bench_styles seed 9000, blur, photo 3: max channel 0.052 ink at 0.8 against the darkest's
-    # 0.079 at 0.868). Coloured rulings still show in the darkest channel at that level.
-    darkest_share = found["min"][0]
+    # Decision: where the brightest channel's level is the lower (its cap), its ink is counted at the
+    # darkest one's level for the choice, because cut lower it shows less ink on plain paper too: it then
+    # lost the pale grey inner lines of a sheet whose frame was gone over darker, and the paper's fold was
+    # taken for a spoke (bench_styles seed 9000, blur, photo 3: 0.052 ink at 0.8 against the darkest
+    # channel's 0.079 at 0.868). Coloured rulings are missing from the brightest channel at either level.
+    brightest_share = found["max"][0]
     if found["max"][3] < found["min"][3]:
-        level = below(found["min"][2], found["max"][3])[top:bottom, left:right]
-        darkest_share = float(np.count_nonzero(level)) / max(1, level.size)
-    chosen = ("max" if found["max"][0] < 0.67 * darkest_share and found["max"][4] >= 0.8 * found["min"][4]
+        level = below(found["max"][2], found["min"][3])[top:bottom, left:right]
+        brightest_share = float(np.count_nonzero(level)) / max(1, level.size)
+    chosen = ("max" if brightest_share < 0.67 * found["min"][0] and found["max"][4] >= 0.8 * found["min"][4]
               else "min")
     _, mask, ratio, contrast, _, faint = found[chosen]
     return u8(mask), ratio, contrast, found["min"][2], faint
@@ -112,13 +112,15 @@ def line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float, 
         # printed rulings usually keep): halfway to darker ones (a grid at 0.72-0.75 in the brightest
         # channel) came too close to a pen's own paler stretches and lost a freehand sheet's lines
         # (seed 7000, photo 2, in four styles).
-        # Decision: the marks are those a quarter of the places see (then half of them, as before), because
-        # a window sees a grid only where one of its lines passes through it, and a grid's lines differ
-        # (bolder ones every few squares, a printed grid fading in and out): the median place saw the
-        # paler lines at 0.841 with the cut at 0.796, while a quarter saw marks at 0.815 and under, and the
-        # grid showed in dashes, read as splits and spokes everywhere (photo 10000 of seed 10000 read as
-        # standard-4 in seven styles).
-        for marks in (float(np.quantile(inside, 0.25)), paper):
+        # Decision: where the marks half the places see stay clear of the cut, those a quarter of them see
+        # must too, because a window sees a grid only where one of its lines passes through it, and a
+        # grid's lines differ (bolder ones every few squares, a printed grid fading in and out): the
+        # median place saw the paler lines at 0.841 with the cut at 0.796, a quarter saw marks at 0.815
+        # and under, and the grid showed in dashes, read as splits and spokes everywhere (photo 10000 of
+        # seed 10000 read as standard-4 in seven styles). The median first: halfway to the darker
+        # quarter's marks where the median's already come close cut a pencil's paler stretches (dark
+        # 8005: 0.760 instead of 0.773 lost the gora rectangle's side).
+        for marks in (paper, float(np.quantile(inside, 0.25))):
             if line < marks < contrast + _PAPER_CLEARANCE and marks >= _PAPER_MARKS:
                 return (line + marks) / 2.0
         return contrast
