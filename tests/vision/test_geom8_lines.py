@@ -43,10 +43,10 @@ def test_an_even_grid_well_clear_of_the_level_leaves_it_halfway_to_the_paper() -
 def test_pale_grey_inner_lines_are_kept_on_plain_paper() -> None:
     # Grey ink (all channels alike) on plain paper 240: the frame drawn at 180 (0.75), the rectangles
     # inside it at 202 (0.84), as a frame gone over harder than the inner lines. Both channels see the
-    # same; the darkest is cut halfway to the paper, 0.875, the brightest at most at 0.8 (kept under a
-    # ruling's darkness), which drops the inner lines: it shows less ink only because it is cut lower,
-    # and taken for that, the inner lines were lost (bench_styles seed 9000, blur, photo 3: the pulka
-    # rectangle's side missed, the paper's fold taken for a spoke).
+    # same; the darkest is cut halfway to the paper, 0.875. The brightest was cut at most at 0.8 (kept
+    # under a ruling's darkness, though the paper has none), which drops the inner lines: it showed less
+    # ink only because it was cut lower, was chosen for that, and the inner lines were lost (bench_styles
+    # seed 9000, blur, photo 3: the pulka rectangle's side missed, the paper's fold taken for a spoke).
     image = np.full((400, 500, 3), 240, np.uint8)
     frame = (30.0, 30.0, 470.0, 370.0)
     cv2.rectangle(image, (30, 30), (470, 370), (180, 180, 180), 3)
