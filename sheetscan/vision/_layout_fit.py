@@ -103,7 +103,7 @@ def _lines_from(profile: F64, start: float, stop: float, threshold: float, min_g
                 ) -> tuple[float | None, list[float]]:
     """`_inner_lines` with lines seen where `profile` reaches `threshold`."""
     step = 1 if stop > start else -1
-    smooth = f64(cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float64), (0, 0), 2.0)).ravel()
+    smooth = _smoothed(profile)
     n = len(smooth)
     reach = 2 * min_gap
     lo, hi = sorted((start - step * reach, stop))
@@ -118,6 +118,11 @@ def _lines_from(profile: F64, start: float, stop: float, threshold: float, min_g
     return frame_line, [p for p in found if step * (p - base) >= min_gap]
 
 
+def _smoothed(profile: F64) -> F64:
+    """A line profile smoothed over a few px (a wobbly line's peak spread over neighbouring rows)."""
+    return f64(cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float64), (0, 0), 2.0)).ravel()
+
+
 def _drawn_sides(profile: F64, found: list[float]) -> list[float]:
     """The lines `_lines_from` found in `profile` that are drawn sides, not writing.
 
@@ -130,7 +135,7 @@ def _drawn_sides(profile: F64, found: list[float]) -> list[float]:
     """
     if len(found) <= 2:
         return found
-    smooth = f64(cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float64), (0, 0), 2.0)).ravel()
+    smooth = _smoothed(profile)
     strongest = max(float(smooth[int(p)]) for p in found)
     kept = [p for p in found if float(smooth[int(p)]) >= _WEAK_LINE * strongest]
     return kept if len(kept) >= 2 else found
