@@ -126,7 +126,27 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCand
     for i in order:
         if i != best and seen[i] >= seen[best] - 1 and frame_inside(clear[i][0], clear[best], size):
             best = i
+    # Decision: an outline lying within a bigger one whose sides run on from its corners to the bigger
+    # one's is part of that frame closed off by a line drawn across it (a whist band's side, a spoke),
+    # however many more levels it is seen at, because a frame's own sides do not run on past its corners:
+    # the lower part of a frame cut off by the pulka rectangle's side was seen clean at two levels, the
+    # whole frame (crowded by big writing) at one, and the sheet was read as a 3-player one (bench_styles
+    # seed 6000, big, photo 2).
+    # Only an outline under half the bigger one's area: over half, it is the frame seen inside an outline
+    # of rulings or paper (`frame_inside`), and on lined paper the frame's sides run on along the rulings
+    # to such an outline (bench_styles seed 8000, photo 0, in five styles).
+    for i in order:
+        if clear[best][0].area < 0.5 * clear[i][0].area and _closed_off(clear[best][0], clear[i], size):
+            best = i
     return clear[best]
+
+
+def _closed_off(inner: FrameCandidate, outer: tuple[FrameCandidate, U8], size: int) -> bool:
+    """Whether `inner` is part of the `outer` outline closed off by a line inside it: within it (up to 1 %
+    of the size), not the same outline, and the outer one's drawn lines running on from its corners to
+    the outer one's (`_bridged`)."""
+    same = float(np.hypot(*(inner.quad - outer[0].quad).T).max()) < 0.015 * size
+    return not same and _within(inner.quad, outer[0].quad, 0.01 * size) and _bridged(inner.quad, outer, size)
 
 
 def _merged_into(crowded: FrameCandidate, clean: FrameCandidate, size: int) -> bool:
@@ -194,12 +214,15 @@ def _bridged(inner: F64, outer: tuple[FrameCandidate, U8], size: int) -> bool:
     """
     frame, mask = outer
     tolerance = max(2.0, 0.006 * size)
-    shares = []
-    for corner in inner:
-        k = int(np.argmin(np.hypot(*(frame.quad - corner).T)))
-        if float(np.hypot(*(frame.quad[k] - corner))) < 0.015 * size:
-            continue  # a corner the two share
-        shares.append(segment_coverage(mask, corner, frame.quad[k], tolerance=tolerance))
+    distance = np.hypot(*(inner[:, None, :] - frame.quad[None, :, :]).transpose(2, 0, 1))
+    # The corners the two share; each other corner of `inner` runs on to the nearest corner of `outer`
+    # that is not shared (a part closed off near one end of the frame lies nearer that end's corners,
+    # which are its own).
+    shared = {int(i): int(np.argmin(distance[i])) for i in range(4) if distance[i].min() < 0.015 * size}
+    free = [k for k in range(4) if k not in shared.values()]
+    shares = [segment_coverage(mask, inner[i], frame.quad[min(free, key=lambda k: distance[i, k])],
+                               tolerance=tolerance)
+              for i in range(4) if i not in shared and free]
     return bool(shares) and float(np.mean(shares)) >= 0.7
 
 

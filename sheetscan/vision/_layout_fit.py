@@ -103,7 +103,7 @@ def _lines_from(profile: F64, start: float, stop: float, threshold: float, min_g
                 ) -> tuple[float | None, list[float]]:
     """`_inner_lines` with lines seen where `profile` reaches `threshold`."""
     step = 1 if stop > start else -1
-    smooth = f64(cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float64), (0, 0), 2.0)).ravel()
+    smooth = _smoothed(profile)
     n = len(smooth)
     reach = 2 * min_gap
     lo, hi = sorted((start - step * reach, stop))
@@ -116,6 +116,33 @@ def _lines_from(profile: F64, start: float, stop: float, threshold: float, min_g
     frame_line = min(near, key=lambda p: abs(p - start)) if near else None
     base = frame_line if frame_line is not None else start
     return frame_line, [p for p in found if step * (p - base) >= min_gap]
+
+
+def _smoothed(profile: F64) -> F64:
+    """A line profile smoothed over a few px (a wobbly line's peak spread over neighbouring rows)."""
+    return f64(cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float64), (0, 0), 2.0)).ravel()
+
+
+def _drawn_sides(profile: F64, found: list[float]) -> list[float]:
+    """The lines `_lines_from` found in `profile` that are drawn sides, not writing.
+
+    Decision: where more lines than the two rectangles' sides are seen from a side, those seen along
+    less than half as much of the middle as the strongest of them are left out (as long as two are
+    left), because one hand drew every side with one pen, so a side is seen about as fully as the
+    others, while a column of big writing turned along the band reads as a line only where its digits
+    touch: it was taken for the pulka rectangle's side (bench_styles seed 6000, big, photo 5: 0.30 of
+    the middle rows, the sides 0.8-0.93).
+    """
+    if len(found) <= 2:
+        return found
+    smooth = _smoothed(profile)
+    strongest = max(float(smooth[int(p)]) for p in found)
+    kept = [p for p in found if float(smooth[int(p)]) >= _WEAK_LINE * strongest]
+    return kept if len(kept) >= 2 else found
+
+
+_WEAK_LINE = 0.5
+"""A line seen along less than this share of the strongest line from its side is writing (`_drawn_sides`)."""
 
 
 def _coverage(mask: U8, a: F64, b: F64, *, samples: int = 48, tolerance: int = 0) -> float:
@@ -319,18 +346,18 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
     # taken for the pulka rectangle's side (bench_styles seed 8000, blur and far, photo 5).
     bridged = profiles(slack) if faint else None
 
-    def lines(axis: int, start: float, stop: float, span: float) -> tuple[float | None, list[float]]:
+    def lines(axis: int, start: float, stop: float, span: float) -> tuple[float | None, list[float], F64]:
         if bridged is None:
-            return _inner_lines((rows, cols)[axis], start, stop, span, min_gap)
+            return (*_inner_lines((rows, cols)[axis], start, stop, span, min_gap), (rows, cols)[axis])
         edge, found = _lines_from((rows, cols)[axis], start, stop, 0.3 * span, min_gap)
         if len(found) >= 2:
-            return edge, found
-        return _inner_lines(bridged[axis], start, stop, span, min_gap)
+            return edge, found, (rows, cols)[axis]
+        return (*_inner_lines(bridged[axis], start, stop, span, min_gap), bridged[axis])
 
-    edge_top, from_top = lines(0, top, top + 0.48 * fh, x_b - x_a)
-    edge_bottom, from_bottom = lines(0, bottom, bottom - 0.48 * fh, x_b - x_a)
-    edge_left, from_left = lines(1, left, left + 0.48 * fw, y_b - y_a)
-    edge_right, from_right = lines(1, right, right - 0.48 * fw, y_b - y_a)
+    edge_top, from_top, along_top = lines(0, top, top + 0.48 * fh, x_b - x_a)
+    edge_bottom, from_bottom, along_bottom = lines(0, bottom, bottom - 0.48 * fh, x_b - x_a)
+    edge_left, from_left, along_left = lines(1, left, left + 0.48 * fw, y_b - y_a)
+    edge_right, from_right, along_right = lines(1, right, right - 0.48 * fw, y_b - y_a)
     # Proportions are measured from the frame's lines as drawn where they were seen.
     seen_frame = (edge_left if edge_left is not None else left, edge_top if edge_top is not None else top,
                   edge_right if edge_right is not None else right,
@@ -339,10 +366,12 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
     def nth(found: list[float], n: int) -> float | None:
         return found[n] if len(found) > n else None
 
-    pulka_rect = {"left": nth(from_left, 0), "top": nth(from_top, 0), "right": nth(from_right, 0),
-                  "bottom": nth(from_bottom, 0)}
-    gora_rect = {"left": nth(from_left, 1), "top": nth(from_top, 1), "right": nth(from_right, 1),
-                 "bottom": nth(from_bottom, 1)}
+    # The rectangles' sides among them (every line seen stays in `lines_from`).
+    drawn = {"left": _drawn_sides(along_left, from_left), "top": _drawn_sides(along_top, from_top),
+             "right": _drawn_sides(along_right, from_right),
+             "bottom": _drawn_sides(along_bottom, from_bottom)}
+    pulka_rect = {side: nth(drawn[side], 0) for side in SIDES}
+    gora_rect = {side: nth(drawn[side], 1) for side in SIDES}
 
     g = {k: v for k, v in gora_rect.items()}
     box = (g["left"] or left + 0.25 * fw, g["top"] or top + 0.25 * fh,

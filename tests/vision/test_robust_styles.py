@@ -54,6 +54,10 @@ def _bench_styles_photo(first_seed: int, index: int, *, line_scale: float, writi
     # whole at one level (crowded with writing) while the frame showed only 0.57 of its sides at
     # another; the part was taken for the sheet and read as a 3-player one.
     pytest.param(6000, 2, 1.0, 1.0, "plain", 2.2, id="blurred-frame-part-closed-by-writing"),
+    # Big writing on plain paper: the lower part of the frame, closed off by the pulka rectangle's side,
+    # was seen clean at two levels, the whole frame (crowded by the writing) at one; the part was taken
+    # for the sheet and read as a 3-player one (175ba81).
+    pytest.param(6000, 2, 1.0, 1.4, "plain", 0.0, id="big-writing-frame-part-closed-by-a-line"),
 ])
 def test_a_written_sheet_in_an_unusual_style_is_located(first_seed: int, index: int, line_scale: float,
                                                         writing_scale: float, paper: str, blur: float
