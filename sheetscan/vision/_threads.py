@@ -1,0 +1,30 @@
+"""Work that needs nothing from what the caller does next, run in a second thread meanwhile.
+
+OpenCV and numpy let go of the GIL inside their loops, so two such pieces of a scan share the two cores
+of a small server. One pool for the process: a thread is started once, not once a photo.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
+
+__all__ = ["in_background"]
+
+T = TypeVar("T")
+
+_WORKERS = 2
+_pool: ThreadPoolExecutor | None = None
+_lock = threading.Lock()
+
+
+def in_background(job: Callable[[], T]) -> Future[T]:
+    """Start `job` in the process's background pool; its `result()` gives what it returned (or raises what
+    it raised). A job must not itself wait for another background job (the pool is small)."""
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="sheetscan")
+        return _pool.submit(job)
