@@ -434,7 +434,7 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
     # A whole-pixel length is at least the bound when it exceeds the whole number just under it.
     long = long_blobs(u8(second), math.ceil(0.1 * max(mask.shape)) - 1)
     if long is not None:
-        out = np.maximum(out, np.where(long, 255, 0).astype(np.uint8))
+        out = np.maximum(out, np.where(long, np.uint8(255), np.uint8(0)))  # uint8 at once, not int64 first
     ring, ring_band, joined = aside.result()
     out = np.maximum(out, cv2.bitwise_and(faint, ring_band))
     out = np.where(joined, out, 0) if joined is not None else np.zeros_like(out)
