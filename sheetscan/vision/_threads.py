@@ -6,6 +6,7 @@ of a small server. One pool for the process: a thread is started once, not once 
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -17,14 +18,17 @@ T = TypeVar("T")
 
 _WORKERS = 2
 _pool: ThreadPoolExecutor | None = None
+_owner = 0  # the process the pool was started in
 _lock = threading.Lock()
 
 
 def in_background(job: Callable[[], T]) -> Future[T]:
     """Start `job` in the process's background pool; its `result()` gives what it returned (or raises what
     it raised). A job must not itself wait for another background job (the pool is small)."""
-    global _pool
+    global _pool, _owner
     with _lock:
-        if _pool is None:
+        # A process forked from one that had the pool has its object but not its threads: a new pool.
+        if _pool is None or _owner != os.getpid():
             _pool = ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="sheetscan")
+            _owner = os.getpid()
         return _pool.submit(job)

@@ -6,6 +6,7 @@ sheet whose paper is known, and `_line_mask` run without its second thread.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from concurrent.futures import Future
 
@@ -103,3 +104,18 @@ def test_in_background_gives_the_result_or_the_error() -> None:
 
     with pytest.raises(ValueError, match="no ring"):
         _threads.in_background(fails).result()
+
+
+# (Python 3.12 warns that forking a process with threads may deadlock: what this test checks does not.)
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+def test_in_background_works_in_a_forked_process() -> None:
+    # A child forked after the pool started has the pool's object but none of its threads.
+    assert _threads.in_background(lambda: 1).result() == 1
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only when its job ran
+        try:
+            os._exit(0 if _threads.in_background(lambda: 2).result(timeout=20) == 2 else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
