@@ -154,8 +154,9 @@ def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> N
     light blue or red grid printed on squared notebook paper fades out while pencil and pens stay).
     """
     if image.ndim == 3:
-        b, g, r = cv2.split(image)
-        dark = cv2.max(cv2.max(b, g), r) if channel == "max" else cv2.min(cv2.min(b, g), r)
+        # On the channels' strided views: no copy of each channel first (cv2.split), twice as fast.
+        pick = np.maximum if channel == "max" else np.minimum
+        dark = pick(pick(image[..., 0], image[..., 1]), image[..., 2])
     else:
         dark = image
     h, w = dark.shape[:2]
@@ -167,8 +168,9 @@ def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> N
     paper = cv2.blur(paper, (k * 2 + 1, k * 2 + 1))
     if factor > 1:
         paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
-    paper_f = np.maximum(paper.astype(np.float32), 24.0)
-    ratio: NDArray[np.float32] = np.divide(dark.astype(np.float32), paper_f, dtype=np.float32)
+    # The paper at least 24 while still uint8, and both divided as float32 in the one pass: the same
+    # numbers as converting each to float32 first (each uint8 is exact in float32), in half the time.
+    ratio: NDArray[np.float32] = np.divide(dark, np.maximum(paper, np.uint8(24)), dtype=np.float32)
     return ratio
 
 

@@ -317,6 +317,10 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
     Without `follow`, only the model's band and the dark mask count (a printed form); with it, only ink
     joined to a stroke at least `isolated` of the sheet long counts (not digits the trace ran into).
     """
+    import numpy.typing as npt  # (imported here, as the thread below: only this function needs them)
+
+    from sheetscan.vision._threads import in_background
+
     band = np.zeros_like(mask)
     # Decision: the model's band reaches one line width either side: a printed line lies where the
     # model puts it, and a freehand one is followed by the traced bands below. Twice that (as before)
@@ -358,6 +362,54 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
         cx, cy, r = circle
         cv2.circle(band, (round(cx), round(cy)), round(r), 255, thick)
         return u8(cv2.bitwise_and(mask, band)), None
+
+    def ring_and_joined() -> tuple[Ring | None, U8, npt.NDArray[np.bool_] | None]:
+        ring = fit_ring(faint, circle, line_width=line_width, exclude=band)
+        # Decision: a ring seen less than 0.8 of the way round is looked for again with its centre up to
+        # 1.2 radii off the expected one (0.6 before), and taken when that one is seen at least 0.9 of the
+        # way round: a freehand circle drawn well away from where the layout puts it was fitted to a digit
+        # and an arc of it, and the rest of it was left unmasked and read as "1"s (bench seed 2000 photo
+        # 0). Looked for that far off, a ring through digits and pieces of lines can be seen 0.7 of the
+        # way round (seed 1000 photo 20, a triangular "circle"): only a nearly whole ring is believed.
+        if ring is None or ring.coverage < 0.8:
+            wide = fit_ring(faint, circle, line_width=line_width, exclude=band, shift=1.2)
+            if wide is not None and wide.coverage >= 0.9:
+                ring = wide
+        ring_band = np.zeros_like(mask)
+        if ring is not None:
+            # The stroke as measured, plus a little for the blur of its edges; and the ring followed
+            # place by place, for a freehand circle that is not quite round.
+            width = ring.outer - ring.inner + 2 * pad
+            cv2.circle(ring_band, (round(ring.cx), round(ring.cy)), round((ring.inner + ring.outer) / 2), 255,
+                       max(3, round(width)))
+            t = np.linspace(0.0, 2 * np.pi, max(24, round(ring.r / 4)) + 1)
+            outline = f64(np.stack([ring.cx + ring.r * np.cos(t), ring.cy + ring.r * np.sin(t)], axis=1))
+            # Decision: followed up to 0.3 of the radius off the fitted ring (0.15 before): a circle drawn
+            # egg-shaped or flattened lies further off any round fit than that on one side. The digits
+            # inside it that the wider search runs into are left out below (joined to no long stroke).
+            # The measured stroke, too, counts only on the ring as traced nearby (as the lines' band above): a
+            # freehand circle lies off its round fit by more than its stroke's width in places (bench_styles
+            # small, full pipeline: digits seed 5000 87.10% = 87.10%, 6000 80.78% -> 80.87%; usual 5000 94.09%
+            # -> 94.18%, 6000 the same; bench_scan 1000, 2000, 3000 x12 the same).
+            ring_beside = np.zeros_like(mask)
+            reach = max(2 * line_width, 0.3 * ring.r)
+            ring_traced = np.maximum(*traced([outline], reach, beside=ring_beside))
+            ring_band = np.maximum(cv2.bitwise_and(ring_band, cv2.bitwise_not(ring_beside)), ring_traced)
+        else:
+            cx, cy, r = circle
+            cv2.circle(ring_band, (round(cx), round(cy)), round(r), 255, thick)
+        # Decision: only ink joined to a long stroke is line. Where a freehand line wanders off the model by
+        # more than the digits written beside it, the nearest run of ink to the model was the digits, and a
+        # whole row of them was masked as line (bench seed 1000 photo 20: a row of five numbers lost). No
+        # digit, nor a row of separate digits, is `isolated` of the sheet long; a drawn line is. Gaps of up
+        # to 4 px (a pale pencil fading out) do not break a stroke.
+        joined = long_blobs(u8(cv2.dilate(faint, np.ones((5, 5), np.uint8))), isolated * max(mask.shape))
+        return ring, ring_band, joined
+
+    # Decision: the drawn circle's ring and the ink joined to long strokes are found in a second thread
+    # while this one traces the lines, because they need nothing from the traces, and OpenCV and numpy
+    # let go of the GIL in their loops; the result is the same either way.
+    aside = in_background(ring_and_joined)
     # Decision: the model's band counts only on the drawn line as traced nearby: beside it (further from the
     # centre the trace's neighbouring places agree on than half the line's usual run and the pad) it is
     # cleared. The band is a line width either side of the model, about twice the pen's line, and the model
@@ -382,47 +434,9 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
     # A whole-pixel length is at least the bound when it exceeds the whole number just under it.
     long = long_blobs(u8(second), math.ceil(0.1 * max(mask.shape)) - 1)
     if long is not None:
-        out = np.maximum(out, np.where(long, 255, 0).astype(np.uint8))
-    ring = fit_ring(faint, circle, line_width=line_width, exclude=band)
-    # Decision: a ring seen less than 0.8 of the way round is looked for again with its centre up to
-    # 1.2 radii off the expected one (0.6 before), and taken when that one is seen at least 0.9 of the
-    # way round: a freehand circle drawn well away from where the layout puts it was fitted to a digit
-    # and an arc of it, and the rest of it was left unmasked and read as "1"s (bench seed 2000 photo
-    # 0). Looked for that far off, a ring through digits and pieces of lines can be seen 0.7 of the
-    # way round (seed 1000 photo 20, a triangular "circle"): only a nearly whole ring is believed.
-    if ring is None or ring.coverage < 0.8:
-        wide = fit_ring(faint, circle, line_width=line_width, exclude=band, shift=1.2)
-        if wide is not None and wide.coverage >= 0.9:
-            ring = wide
-    ring_band = np.zeros_like(mask)
-    if ring is not None:
-        # The stroke as measured, plus a little for the blur of its edges; and the ring followed
-        # place by place, for a freehand circle that is not quite round.
-        width = ring.outer - ring.inner + 2 * pad
-        cv2.circle(ring_band, (round(ring.cx), round(ring.cy)), round((ring.inner + ring.outer) / 2), 255,
-                   max(3, round(width)))
-        t = np.linspace(0.0, 2 * np.pi, max(24, round(ring.r / 4)) + 1)
-        outline = f64(np.stack([ring.cx + ring.r * np.cos(t), ring.cy + ring.r * np.sin(t)], axis=1))
-        # Decision: followed up to 0.3 of the radius off the fitted ring (0.15 before): a circle drawn
-        # egg-shaped or flattened lies further off any round fit than that on one side. The digits
-        # inside it that the wider search runs into are left out below (joined to no long stroke).
-        # The measured stroke, too, counts only on the ring as traced nearby (as the lines' band above): a
-        # freehand circle lies off its round fit by more than its stroke's width in places (bench_styles
-        # small, full pipeline: digits seed 5000 87.10% = 87.10%, 6000 80.78% -> 80.87%; usual 5000 94.09%
-        # -> 94.18%, 6000 the same; bench_scan 1000, 2000, 3000 x12 the same).
-        ring_beside = np.zeros_like(mask)
-        ring_traced = np.maximum(*traced([outline], max(2 * line_width, 0.3 * ring.r), beside=ring_beside))
-        ring_band = np.maximum(cv2.bitwise_and(ring_band, cv2.bitwise_not(ring_beside)), ring_traced)
-    else:
-        cx, cy, r = circle
-        cv2.circle(ring_band, (round(cx), round(cy)), round(r), 255, thick)
+        out = np.maximum(out, np.where(long, np.uint8(255), np.uint8(0)))  # uint8 at once, not int64 first
+    ring, ring_band, joined = aside.result()
     out = np.maximum(out, cv2.bitwise_and(faint, ring_band))
-    # Decision: only ink joined to a long stroke is line. Where a freehand line wanders off the model by
-    # more than the digits written beside it, the nearest run of ink to the model was the digits, and a
-    # whole row of them was masked as line (bench seed 1000 photo 20: a row of five numbers lost). No
-    # digit, nor a row of separate digits, is `isolated` of the sheet long; a drawn line is. Gaps of up
-    # to 4 px (a pale pencil fading out) do not break a stroke.
-    joined = long_blobs(u8(cv2.dilate(faint, np.ones((5, 5), np.uint8))), isolated * max(mask.shape))
     out = np.where(joined, out, 0) if joined is not None else np.zeros_like(out)
     return u8(out), ring
 
