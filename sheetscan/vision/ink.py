@@ -32,7 +32,7 @@ from sheetscan.vision._line_removal import line_width, remove_lines
 from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, long_blobs, opening
 from sheetscan.vision._ruling import faint_ruling, without_ruling_specks
 
-__all__ = ["Ink", "find_ink"]
+__all__ = ["Ink", "InkStrength", "find_ink", "ink_strength"]
 
 Mask = npt.NDArray[np.uint8]
 
@@ -58,6 +58,7 @@ def find_ink(
     max_extent: float = 0.2,
     grid_length: float = 0.06,
     faintest: float = 0.2,
+    prepared: InkStrength | None = None,
 ) -> Ink:
     """Find the handwriting on an upright rectified sheet (BGR or grey).
 
@@ -68,16 +69,12 @@ def find_ink(
     joined to them: `_cut_long_blobs`); so are straight level or upright runs of ink longer than
     `grid_length` of it (the ruling of squared paper, printed lines), except where handwriting crosses
     them. A faint pen or pencil gets lower thresholds where all the ink
-    around is faint (`_local_strong`), down to `faintest` for the strong one.
+    around is faint (`_local_strong`), down to `faintest` for the strong one. `prepared` is
+    `ink_strength(image)` with the same `weak` and `grid_length`, when already found.
     """
-    if image.ndim == 2:
-        darkest = np.ascontiguousarray(image)
-    else:
-        channels = cv2.split(image)
-        darkest = np.asarray(cv2.min(cv2.min(channels[0], channels[1]), channels[2]), np.uint8)
-    strength = _strength(darkest, _paper_brightness(darkest))
-    blur = blur_of(strength)
-    strength = sharpened(strength, blur=blur)
+    if prepared is None:
+        prepared = ink_strength(image, weak=weak, grid_length=grid_length)
+    strength, blur, ruling = prepared.strength, prepared.blur, prepared.ruling
     # Decision: out of focus (`_focus.out_of_focus`), the strong thresholds (and with them the weak one near
     # faint ink) are lowered by the share of its darkness a thin stroke keeps (`darkness_kept`, sharp / blur),
     # and the ink's outline is then drawn at half of each stroke's own darkness (`within_half_peak`), because
@@ -89,8 +86,6 @@ def find_ink(
     kept = darkness_kept(blur)
     blurred = out_of_focus(blur)
     length = grid_length * min(strength.shape)
-    # Squared paper's ruling, found once: for the thresholds out of focus (`_ruling_kept_strong`), the specks.
-    ruling = faint_ruling(strength, level=0.5 * weak, length=max(60, int(length)))
 
     drawn = None
     drawn_width = 3
@@ -107,9 +102,7 @@ def find_ink(
         # as pieces of its own: as hysteresis wants, a piece stays only with a pixel passing the strong one.
         mask = _seeded(within_half_peak(mask, strength, blur),
                        np.asarray(cv2.compare(strength, local, cv2.CMP_GE), np.uint8))
-    # Straight runs are looked for among the faint pixels too: the ruling of squared paper is faint
-    # but unbroken, while its crossings are dark enough to pass for dots.
-    lines = _straight_lines(at_least(strength, int(weak * 255)), length=length)
+    lines = prepared.straight
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
     mask = without_ruling_specks(mask, strength, level=0.5 * weak, length=length, faint=ruling)
@@ -126,6 +119,40 @@ def find_ink(
     else:
         mask = _drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
     return Ink(mask=mask, strength=strength, stroke_width=_stroke_width(mask))
+
+
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
+class InkStrength:
+    """What `find_ink` finds from the image alone, before the drawn lines are known (`ink_strength`)."""
+
+    strength: Mask
+    """How much darker than the paper each pixel is, sharpened when out of focus (`Ink.strength`)."""
+    blur: float
+    """How out of focus the sheet is (`_focus.blur_of`, σ px)."""
+    ruling: Mask
+    """Squared paper's faint ruling (`_ruling.faint_ruling`): for the thresholds out of focus, the specks."""
+    straight: Mask
+    """The level, upright and long slanting straight runs among the faint pixels (rulings, printed lines)."""
+
+
+def ink_strength(image: npt.NDArray[np.uint8], *, weak: float = INK_WEAK, grid_length: float = 0.06
+                 ) -> InkStrength:
+    """The part of `find_ink` that needs only the image (give it to `find_ink` as `prepared`, with the same
+    `weak` and `grid_length`), so that it may run while the zone stage traces the lines."""
+    if image.ndim == 2:
+        darkest = np.ascontiguousarray(image)
+    else:
+        channels = cv2.split(image)
+        darkest = np.asarray(cv2.min(cv2.min(channels[0], channels[1]), channels[2]), np.uint8)
+    strength = _strength(darkest, _paper_brightness(darkest))
+    blur = blur_of(strength)
+    strength = sharpened(strength, blur=blur)
+    length = grid_length * min(strength.shape)
+    ruling = faint_ruling(strength, level=0.5 * weak, length=max(60, int(length)))
+    # Straight runs are looked for among the faint pixels too: the ruling of squared paper is faint
+    # but unbroken, while its crossings are dark enough to pass for dots.
+    straight = _straight_lines(at_least(strength, int(weak * 255)), length=length)
+    return InkStrength(strength=strength, blur=blur, ruling=ruling, straight=straight)
 
 
 def _paper_brightness(darkest: Mask) -> Mask:

@@ -7,14 +7,17 @@ Each stage is `verb_noun(input, *, options) -> frozen dataclass`; data moves for
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sheetscan.vision import _scan_debug
+from sheetscan.vision._arrays import U8
 from sheetscan.vision._reading import SheetReading, read_sheet_numbers, settle_reading
 from sheetscan.vision._scan_json import scan_json
-from sheetscan.vision.ink import Ink, find_ink
+from sheetscan.vision._threads import in_background
+from sheetscan.vision.ink import Ink, InkStrength, find_ink, ink_strength
 from sheetscan.vision.numbers import SheetNumbers, find_numbers, read_numbers
 from sheetscan.vision.photo import Photo, load_photo
 from sheetscan.vision.recognise import Recognizer, find_recognizer
@@ -66,8 +69,18 @@ def scan(
     photo = load_photo(source)
     _scan_debug.photo(debug_dir, photo)
     sheet = find_sheet(photo, debug=debug_dir)
-    zones = locate_zones(sheet, players=players, debug=debug_dir)
-    ink = find_ink(zones.image, line_mask=zones.line_mask)
+    # Decision: the ink's strength is measured in a second thread as soon as the sheet's rotation is known,
+    # while the zone stage traces the lines, because it needs nothing else and OpenCV and numpy let go of
+    # the GIL: two cores share the work, and the result is the same.
+    early: list[tuple[U8, Future[InkStrength]]] = []
+
+    def start_ink(upright: U8) -> None:
+        early.append((upright, in_background(lambda: ink_strength(upright))))
+
+    zones = locate_zones(sheet, players=players, debug=debug_dir, on_upright=start_ink)
+    # (Taken only when measured on the very image the zones hold.)
+    prepared = next((job.result() for upright, job in early if upright is zones.image), None)
+    ink = find_ink(zones.image, line_mask=zones.line_mask, prepared=prepared)
     _scan_debug.ink(debug_dir, ink)
     tokens = find_numbers(ink, zones)
     numbers = read_numbers(tokens, reader)

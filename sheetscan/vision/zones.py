@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, ZoneKind
@@ -26,6 +28,7 @@ from sheetscan.vision._frame_lines import cleared_beyond, drawn_at_rims, lines_m
 from sheetscan.vision._layout_choice import choose_layout, layout_geometry, measured_proportions
 from sheetscan.vision._layout_fit import Ring, fit_ring, measure
 from sheetscan.vision._lines import hanging_pieces, hysteresis, local_ink, long_blobs
+from sheetscan.vision._threads import in_background
 from sheetscan.vision.sheet import RectifiedSheet, to_photo_points
 
 __all__ = ["SheetZones", "ZoneRegion", "draw_zones", "locate_zones", "to_photo_points"]
@@ -89,12 +92,15 @@ class SheetZones:
     lines of a bent sheet or a freehand drawing; 0 when the straight model fitted."""
 
 
-def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: DebugSink = None) -> SheetZones:
+def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: DebugSink = None,
+                 on_upright: Callable[[U8], None] | None = None) -> SheetZones:
     """Find the layout, its rotation and every zone of a rectified sheet.
 
     `players` (3 or 4), when known, restricts the layouts considered for a hand-drawn sheet. Raises
     `NoSheetError` when the rectangle found holds no pulka sheet's lines. `debug` (a callable or a
-    folder) receives `03_zones`, the upright sheet with every zone outlined and numbered.
+    folder) receives `03_zones`, the upright sheet with every zone outlined and numbered. `on_upright`,
+    when given, is called with the upright sheet (the result's `image`) as soon as its rotation is
+    known, so that the caller may start work on it while the zones are traced.
     """
     if players is not None and players not in (3, 4):
         raise ValueError(f"players must be 3 or 4, not {players}")
@@ -143,6 +149,8 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
         proportions, prop_notes = measured_proportions(layout, measured, k)
         notes.extend(prop_notes)
     upright, to_rect, frame = _turn(image, sheet.frame, k)
+    if on_upright is not None:
+        on_upright(upright)
     geometry = layout_geometry(layout, proportions, notes)
     to_photo = f64(sheet.to_photo @ to_rect)
     to_photo /= to_photo[2, 2]
@@ -317,10 +325,6 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
     Without `follow`, only the model's band and the dark mask count (a printed form); with it, only ink
     joined to a stroke at least `isolated` of the sheet long counts (not digits the trace ran into).
     """
-    import numpy.typing as npt  # (imported here, as the thread below: only this function needs them)
-
-    from sheetscan.vision._threads import in_background
-
     band = np.zeros_like(mask)
     # Decision: the model's band reaches one line width either side: a printed line lies where the
     # model puts it, and a freehand one is followed by the traced bands below. Twice that (as before)
