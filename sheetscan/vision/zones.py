@@ -442,7 +442,22 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
     ring, ring_band, joined = aside.result()
     out = np.maximum(out, cv2.bitwise_and(faint, ring_band))
     out = np.where(joined, out, 0) if joined is not None else np.zeros_like(out)
-    return u8(out), ring
+    return _along_the_lines(u8(out), isolated * max(mask.shape)), ring
+
+
+def _along_the_lines(out: U8, length: float) -> U8:
+    """The line mask's ink joined to a long stroke through the mask's own ink only.
+
+    Joined through the whole sheet's faint ink, a column of small digits that the trace ran along beside
+    a line counted as line: squared paper's ruling and the digits' own pale edges join them to the line
+    they stand by. Within the mask, the drawn lines run on as long strokes, and the digits the trace ran
+    into are pieces no longer than a digit. (Gaps of up to 4 px, a pale pencil fading out, do not break a
+    stroke, as for the sheet's ink.)
+    """
+    # Decision: the same gap (5 x 5 px) and length (`isolated` of the sheet) as for the sheet's ink, so a
+    # stroke kept there is kept here when its own ink runs on within the mask.
+    long = long_blobs(u8(cv2.dilate(out, np.ones((5, 5), np.uint8))), length)
+    return u8(np.where(long, out, 0)) if long is not None else np.zeros_like(out)
 
 
 def draw_zones(zones: SheetZones) -> U8:
