@@ -421,7 +421,8 @@ def _boxes_between(glyph: Glyph, piece: npt.NDArray[np.bool_], cuts: list[int]) 
 
 
 def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
-                narrowest: float = 0.55, edges: float = 1e9, most: int = 5) -> list[list[Box]]:
+                narrowest: float = 0.55, edges: float = 1e9, most: int = 5,
+                leading: bool = True) -> list[list[Box]]:
     """The ways a glyph may be cut into digits, the likeliest by its width first (`digit_boxes`).
 
     A "1" touching the digit beside it makes a glyph hardly wider than one digit, and a single wide
@@ -431,8 +432,8 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     least `edges` × `height` wide is offered only the cuts that take a "1" off either side
     (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. A glyph
     whose "1" on the left leaves a rest wide enough for two digits is also offered the "1" cut off
-    and the rest cut in two ("120" written touching). The recogniser and the zone's running totals
-    choose among them. At most `most` options, and that last one.
+    and the rest cut in two ("120" written touching), when it is its number's `leading` glyph. The
+    recogniser and the zone's running totals choose among them. At most `most` options, and that last one.
     """
     x, y, w, h = glyph.box
     first = digit_boxes(glyph, mask, height=height, width=width)
@@ -479,7 +480,10 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     # Decision: only a "1" on the left, because a number's hundreds are its only "1" that three
     # touching digits hold in front of two others (totals 100-199), while the straight right side of
     # a last 0, 4 or 9 cut off reads as a sure "1" (seed 4004: "200" read "210").
-    for column in edges_cut[:1]:
+    # Decision: only in the number's first glyph, for the same reason: a "1" in front of two more digits
+    # after another glyph makes a number of four, which no one writes (bench_styles seed 5004, big: the
+    # "00" of a last "200" cut as "1" and two, read "2670").
+    for column in edges_cut[:1] if leading else ():
         rest = _rest_cut(profile, column, narrowest * height) if column < w / 2 else None
         if rest is not None:
             add(_boxes_between(glyph, piece, [column, rest]), most + 1)

@@ -501,9 +501,9 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
         return [(bx - cx0, by - cy0, bw, bh) for bx, by, bw, bh in boxes]
 
     options: list[list[list[_group.Box]]] = []
-    for glyph in group.glyphs:
+    for g, glyph in enumerate(group.glyphs):
         cuts = _group.cut_options(glyph, mask, height=height, width=width, narrowest=_AMBIGUOUS_WIDTH,
-                                    edges=_EDGE_WIDTH)
+                                    edges=_EDGE_WIDTH, leading=g == 0)
         options.append([shifted(cut) for cut in cuts])
     if not options:
         return None

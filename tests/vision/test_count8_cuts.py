@@ -55,6 +55,17 @@ def test_a_one_run_into_two_touching_digits_is_offered_cut_into_three() -> None:
     assert len([o for o in options if o not in three]) <= 5
 
 
+def test_only_a_numbers_leading_glyph_is_offered_a_one_and_two_more() -> None:
+    # The same glyph after another glyph of its number (a "2" before it: "2120"): a "1" and two more
+    # digits there make a number of four digits, which no written total has (LONGEST), so no option
+    # cuts it into three.
+    mask = _one_two_zero()
+    glyph = _one_glyph(mask)
+    options = _group.cut_options(glyph, mask, height=40, width=26, narrowest=0.75, leading=False)
+    assert not [o for o in options if len(o) == 3 and o[0][2] <= 8], options
+    assert options  # still read whole and cut as before
+
+
 def test_two_touching_zeros_are_not_offered_a_one() -> None:
     # "00" written touching (two rings, 56 px): no stroke stands at either side, so no way cuts a
     # narrow "1" off it, and no way cuts it in three with one.
