@@ -98,9 +98,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
         if len(ways) == 1 and not splittable:
             continue
         for w, way in enumerate(ways):
-            boxes = tuple(box for glyph in way for box in glyph)
-            jobs.append((id(token), 2 * w, replace(token, image=NumberImage(gray=token.image.gray,
-                                                                             digit_boxes=boxes))))
+            jobs.append((id(token), 2 * w, _way_token(token, way)))
             if splittable:
                 for k in range(1, len(way)):
                     sides = [tuple(box for glyph in side for box in glyph) for side in (way[:k], way[k:])]
@@ -206,8 +204,7 @@ def _read_ones(found: list[tuple[NumberToken, list[Way]]], cache: DigitCache) ->
     if not getattr(cache.recognizer, "reads_by_digit", False):
         return [ways for _, ways in found]
     asked = [(token, box) for token, ways in found for way in ways[1:] for box in one_boxes(token, way)]
-    read = cache.read([replace(token, image=NumberImage(gray=token.image.gray, digit_boxes=(box,)))
-                       for token, box in asked])
+    read = cache.read([_way_token(token, ((box,),)) for token, box in asked])
     ones = {(id(token.image.gray), box): bool(reading.digits) and bool(reading.digits[0].candidates)
             and reading.digits[0].candidates[0][0] == 1
             for (token, box), reading in zip(asked, read, strict=True)}

@@ -407,7 +407,7 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
         # whole row of them was masked as line (bench seed 1000 photo 20: a row of five numbers lost). No
         # digit, nor a row of separate digits, is `isolated` of the sheet long; a drawn line is. Gaps of up
         # to 4 px (a pale pencil fading out) do not break a stroke.
-        joined = long_blobs(u8(cv2.dilate(faint, np.ones((5, 5), np.uint8))), isolated * max(mask.shape))
+        joined = _long_strokes(faint, isolated * max(mask.shape))
         return ring, ring_band, joined
 
     # Decision: the drawn circle's ring and the ink joined to long strokes are found in a second thread
@@ -454,10 +454,16 @@ def _along_the_lines(out: U8, length: float) -> U8:
     into are pieces no longer than a digit. (Gaps of up to 4 px, a pale pencil fading out, do not break a
     stroke, as for the sheet's ink.)
     """
-    # Decision: the same gap (5 x 5 px) and length (`isolated` of the sheet) as for the sheet's ink, so a
-    # stroke kept there is kept here when its own ink runs on within the mask.
-    long = long_blobs(u8(cv2.dilate(out, np.ones((5, 5), np.uint8))), length)
+    # Decision: the same gap and length (`isolated` of the sheet) as for the sheet's ink (`_long_strokes`
+    # both), so a stroke kept there is kept here when its own ink runs on within the mask.
+    long = _long_strokes(out, length)
     return u8(np.where(long, out, 0)) if long is not None else np.zeros_like(out)
+
+
+def _long_strokes(ink: U8, length: float) -> npt.NDArray[np.bool_] | None:
+    """True on the strokes of `ink` longer than `length` px either way, gaps of up to 4 px bridged (a pale
+    pencil fading out does not break a stroke); None when there is none (`long_blobs`)."""
+    return long_blobs(u8(cv2.dilate(ink, np.ones((5, 5), np.uint8))), length)
 
 
 def draw_zones(zones: SheetZones) -> U8:
