@@ -12,7 +12,7 @@ __all__ = [
     "INK_REACH", "INK_STRONG", "INK_WEAK", "at_least", "below", "dark_mask", "dark_ratio", "fit_line",
     "hanging_pieces", "hysteresis", "ink_at", "intersect",
     "line_through", "local_ink", "long_blobs", "nearest_run_spans", "nearest_runs", "opening",
-    "point_line_distance",
+    "point_line_distance", "seeded",
 ]
 
 
@@ -43,13 +43,17 @@ def hysteresis(ratio: NDArray[np.float32], strong: float, weak: float) -> U8:
     A faint pencil line fades in and out along its length; its faint stretches still touch darker
     ones, while paper grain at the same faint level does not.
     """
-    faint = below(ratio, weak)
-    count, found = cv2.connectedComponents(faint, connectivity=8)
+    return seeded(below(ratio, weak), below(ratio, strong))
+
+
+def seeded(mask: U8, seeds: U8) -> U8:
+    """255 on the blobs of `mask` (8-connected) that hold at least one pixel of `seeds` (non-zero)."""
+    count, found = cv2.connectedComponents(mask, connectivity=8)
     labels = np.asarray(found, np.int32)
     keep = np.zeros(count, np.uint8)
-    keep[labels[below(ratio, strong) > 0]] = 255
+    keep[labels[seeds > 0]] = 255
     keep[0] = 0
-    return _relabelled(faint, labels, keep)
+    return _relabelled(mask, labels, keep)
 
 
 def _relabelled(mask: U8, labels: NDArray[np.int32], values: U8) -> U8:

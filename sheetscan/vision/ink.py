@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from sheetscan.vision._focus import blur_of, darkness_kept, out_of_focus, sharpened, within_half_peak
 from sheetscan.vision._line_removal import line_width, remove_lines
-from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, long_blobs, opening
+from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, long_blobs, opening, seeded
 from sheetscan.vision._ruling import faint_ruling, without_ruling_specks
 
 __all__ = ["Ink", "InkStrength", "find_ink", "ink_strength"]
@@ -100,7 +100,7 @@ def find_ink(
     if blurred:
         # Trimmed, a stroke's far fringe (past the reach the trim looks for the stroke's darkness in) is left
         # as pieces of its own: as hysteresis wants, a piece stays only with a pixel passing the strong one.
-        mask = _seeded(within_half_peak(mask, strength, blur),
+        mask = seeded(within_half_peak(mask, strength, blur),
                        np.asarray(cv2.compare(strength, local, cv2.CMP_GE), np.uint8))
     lines = prepared.straight
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
@@ -400,16 +400,6 @@ def _beside_lines(rest: Mask, segments: npt.NDArray[np.int64], *, width: int, lo
     if not writing.any():
         return None
     return np.where(writing[labels], 255, 0).astype(np.uint8)
-
-
-def _seeded(mask: Mask, seeds: Mask) -> Mask:
-    """The blobs of `mask` (8-connected) holding at least one pixel of `seeds` (non-zero)."""
-    count, found_labels = cv2.connectedComponents(mask, connectivity=8)
-    labels = np.asarray(found_labels, np.int32)
-    held = np.zeros(count, dtype=bool)
-    held[labels[(seeds > 0) & (mask > 0)]] = True
-    held[0] = False
-    return np.where(held[labels], 255, 0).astype(np.uint8)
 
 
 def _ruling_kept_strong(local: Mask, ruling: Mask, strong: float, *, reach: int = 1) -> Mask:
