@@ -84,12 +84,19 @@ def _window(shape: tuple[int, ...], place: tuple[float, float, float, float]) ->
     return slice(ya, yb), slice(xa, xb)
 
 
+def _darkest_at(ratio: NDArray[np.float32], frame: tuple[float, float, float, float], band: int,
+                inward: float = 0.0) -> list[np.float32]:
+    """The darkest ratio in each window across the outer rectangle's sides (`_frame_places`), as float32
+    (the medians and quantiles taken of them are float32's, as they always were)."""
+    return [ratio[_window(ratio.shape, p)].min() for p in _frame_places(frame, band, inward)]
+
+
 def _plain_paper(ratio: NDArray[np.float32], frame: tuple[float, float, float, float], *, band: int) -> bool:
     """Whether the paper just inside the frame shows no marks of its own: nearly every place sampled 3 bands
     inside the frame (all but a twentieth, which writing may reach) keeps `_PLAIN` of the paper's
     brightness at its darkest pixel. A ruling or a grid passes through a fifth to a half of them, at 0.8-0.9
     in the darkest channel; a clean paper's grain keeps 0.97-0.99."""
-    inside = [ratio[_window(ratio.shape, p)].min() for p in _frame_places(frame, band, inward=3 * band)]
+    inside = _darkest_at(ratio, frame, band, inward=3 * band)
     return float(np.quantile(inside, 0.05)) >= _PLAIN
 
 
@@ -112,13 +119,13 @@ def line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float, 
     printed grid of squared paper, show-through from the other side). With `quarter`, the cut also
     stays clear of the marks a quarter of the places just inside the frame see (a grid's darker lines).
     """
-    line = float(np.median([ratio[_window(ratio.shape, p)].min() for p in _frame_places(frame, band)]))
+    line = float(np.median(_darkest_at(ratio, frame, band)))
     # Decision: clamp to 0.6..0.85 so a very dark pen still admits slightly lighter strokes of the same
     # pen, and a missing frame sample (line not where expected) cannot make everything ink.
     contrast = min(0.85, max(0.6, (1.0 + line) / 2.0))
     # The paper as the same windows see it 3 bands inside the frame, where the whist zones' paper mostly
     # is: a window's darkest pixel there is the paper's own darkest mark (its grain, a printed grid).
-    inside = [ratio[_window(ratio.shape, p)].min() for p in _frame_places(frame, band, inward=3 * band)]
+    inside = _darkest_at(ratio, frame, band, inward=3 * band)
     paper = float(np.median(inside))
     if contrast < 0.85:
         # Decision: where the paper's own marks come as close as _PAPER_CLEARANCE to the cut (a pencil
