@@ -1,7 +1,9 @@
 """Stage 5: a "1" run into the digit after it is offered cut off where the two join, not only at the
-thinnest column near the glyph's edge (which may lie inside the next digit's loop).
+thinnest column near the glyph's edge (which may lie inside the next digit's loop); and a "1" cut
+off through two strokes (a slice of a digit's curve) makes the way without it worth no less.
 
-Synthetic glyphs drawn with numpy, so the test checks which cuts are offered, not the network.
+Synthetic glyphs drawn with numpy and readings given by hand, so the tests check which cuts are
+offered and what they cost, not the network.
 """
 
 from __future__ import annotations
@@ -10,6 +12,12 @@ import cv2
 import numpy as np
 
 from sheetscan.vision import _group
+from sheetscan.vision._steps import Choice
+from sheetscan.vision._swallow import absorbed
+from sheetscan.vision.numbers import NumberToken
+from sheetscan.vision.recognise import DigitReading, NumberImage, read_number
+
+Box = tuple[int, int, int, int]
 
 
 def _one_glyph(mask: np.ndarray) -> _group.Glyph:
@@ -63,3 +71,38 @@ def test_no_nearer_cut_when_the_thinnest_column_is_the_joint() -> None:
     piece = mask[y:y + h, x:x + w] > 0
     thinnest, nearer = _group._edge_strokes(piece, piece.sum(axis=0).astype(np.float64))
     assert thinnest[0] > 12 and nearer == [6]
+
+
+def _choice(gray: np.ndarray, boxes: tuple[Box, ...], digits: list[tuple[int, float]],
+            score: float) -> Choice:
+    right = gray.shape[1]
+    quad = ((0.0, 0.0), (float(right), 0.0), (float(right), 40.0), (0.0, 40.0))
+    token = NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False, glyph_cuts=((boxes,),),
+                        image=NumberImage(gray=gray, digit_boxes=boxes), digit_size=(40.0, 26.0))
+    reading = read_number(tuple(DigitReading(((d, p),), 1.0 - p) for d, p in digits))
+    return (((token, reading),), score)
+
+
+def test_a_slice_of_a_digits_curve_is_no_swallowed_one() -> None:
+    # A "6" 34 px wide (wider than a "1" could be swallowed in: 1.2 x 26 = 31.2 px): its stem down the
+    # left (x 0 … 3) and a loop (rows 20 … 39) drawn 4 px thick. A way cuts 8 px off its left side and
+    # reads them as a sure "1" ("16"); the cut column (x = 8) crosses the loop's top and its bottom,
+    # two strokes: a slice of the 6, and the whole 6 keeps its score.
+    six = np.zeros((40, 34), np.uint8)
+    six[:, 0:4] = 200
+    six[20:24, :] = 200
+    six[36:40, :] = 200
+    six[20:40, 30:34] = 200
+    whole = _choice(six, ((0, 0, 34, 40),), [(6, 0.99)], -0.01)
+    sliced = _choice(six, ((0, 0, 8, 40), (8, 20, 26, 20)), [(1, 0.99), (6, 0.95)], -0.11)
+    assert absorbed([whole, sliced]) == [whole, sliced]
+    # A "16" written touching: a "1" (x 0 … 3) whose foot (rows 36 … 39) runs into the same 6 drawn
+    # from x = 10. Cut at x = 6 the column crosses the foot alone: a "1" run into its digit, and the
+    # way without it is worth 1.5 less.
+    sixteen = np.zeros((40, 44), np.uint8)
+    sixteen[:, 0:4] = 200
+    sixteen[36:40, 4:10] = 200
+    sixteen[:, 10:] = six
+    one_six = _choice(sixteen, ((0, 0, 44, 40),), [(6, 0.99)], -0.01)
+    cut = _choice(sixteen, ((0, 0, 6, 40), (6, 0, 38, 40)), [(1, 0.99), (6, 0.95)], -0.11)
+    assert absorbed([one_six, cut]) == [(one_six[0], one_six[1] - 1.5), cut]
