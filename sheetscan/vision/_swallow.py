@@ -107,14 +107,17 @@ def _inserted(short: str, long: str) -> list[int]:
 
 
 def _cut_at_joints(token: NumberToken, ones: list[int]) -> bool:
-    """Whether each box of `ones` (the token's digit boxes) is cut off the box after it at a column
-    that crosses at most one stroke: where a "1" run into its digit joins it (or a space).
+    """Whether each box of `ones` (the token's digit boxes) is cut off the box after it where some
+    column, from the cut back `_JOINT_BACK` digit heights, crosses at most one stroke: where a "1" run
+    into its digit joins it (or a space).
 
     Decision: a "1" cut off through two strokes is a slice of a digit's own curve, not a "1" run into
     it, because a "1" touches the digit beside it at one joint (a serif, a foot, a bar), while a
-    column just inside a 6's, a 0's or a 4's left side crosses the digit's curve above and below its
-    loop; that slice reads as a sure "1" all the same (a lone 6 first or last in its zone read "16":
-    seeds 2007, 4007)."""
+    column just inside a 6's or a 0's left side crosses the digit's curve above and below its loop;
+    that slice reads as a sure "1" all the same (a lone 6 or 10 at a zone's end read "16", "110":
+    seeds 4007, 4000, 11007, 6007). The look-back, because a real "1"'s cut may fall just inside its
+    digit's side (with the cut column alone, "10", "15" and "16" first in their zones lost their "1":
+    seeds 5000, 5003, 6003, 11000 big, a whole zone of small 11001)."""
     boxes = token.image.digit_boxes
     ink = token.image.gray > 0
     for k in ones:
@@ -129,6 +132,8 @@ def _cut_at_joints(token: NumberToken, ones: list[int]) -> bool:
         # `_JOINT_BACK` of the digit height before it count too.
         back = max(1, round(_JOINT_BACK * token.digit_size[0]))
         piece = ink[top:bottom, max(x + 1, column - back):column + 1]
+        if piece.size == 0:
+            continue
         starts = np.count_nonzero(piece[1:] & ~piece[:-1], axis=0) + piece[:1].sum(axis=0)
         if int(starts.min()) > 1:
             return False
