@@ -432,8 +432,10 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     least `edges` × `height` wide is offered only the cuts that take a "1" off either side
     (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. A glyph
     whose "1" on the left leaves a rest wide enough for two digits is also offered the "1" cut off
-    and the rest cut in two ("120" written touching), when it is its number's `leading` glyph. The
-    recogniser and the zone's running totals choose among them. At most `most` options, and that last one.
+    and the rest cut in two ("120" written touching), when it is its number's `leading` glyph, and the
+    "1" cut off where it joins its digit when that is not the thinnest column (`_edge_strokes`). The
+    recogniser and the zone's running totals choose among them. At most `most` options, and those
+    last ones.
     """
     x, y, w, h = glyph.box
     first = digit_boxes(glyph, mask, height=height, width=width)
@@ -449,8 +451,11 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     profile = piece.sum(axis=0).astype(np.float64)
     if w < narrowest * height:
         if w >= edges * height:
-            for column in _edge_strokes(piece, profile):
+            thinnest, nearer = _edge_strokes(piece, profile)
+            for column in thinnest:
                 add(_boxes_between(glyph, piece, [column]))
+            for column in nearer:
+                add(_boxes_between(glyph, piece, [column]), most + 1)
         return options
     if w <= 1.6 * height:
         add([(x, y, w, h)])
@@ -469,7 +474,7 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
                 break
         for column in picked:
             add(_boxes_between(glyph, piece, [column]))
-    edges_cut = _edge_strokes(piece, profile)
+    edges_cut, nearer = _edge_strokes(piece, profile)
     for column in edges_cut:
         add(_boxes_between(glyph, piece, [column]))
     if w >= 1.1 * height:
@@ -487,6 +492,16 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
         rest = _rest_cut(profile, column, narrowest * height) if column < w / 2 else None
         if rest is not None:
             add(_boxes_between(glyph, piece, [column, rest]), most + 1)
+    # The "1" cut where it joins its digit (`_edge_strokes`' nearer column), beyond `most`: with the
+    # rest whole when it is narrower than a digit is tall, and cut in two when it may be two digits, in
+    # a leading glyph. (A rest of two digits read whole reads as "not a digit", and the number as a
+    # sure "1": seeds 3008 "100", 6003 "128".)
+    for column in nearer:
+        if w - column < height:
+            add(_boxes_between(glyph, piece, [column]), most + 2)
+        rest = _rest_cut(profile, column, narrowest * height) if leading else None
+        if rest is not None:
+            add(_boxes_between(glyph, piece, [column, rest]), most + 3)
     return options
 
 
@@ -507,17 +522,25 @@ def _rest_cut(profile: npt.NDArray[np.float64], edge: int, narrowest: float) -> 
 
 
 def _edge_strokes(piece: npt.NDArray[np.bool_], profile: npt.NDArray[np.float64], *, side: float = 0.4,
-                  tall: float = 0.75) -> list[int]:
+                  tall: float = 0.75) -> tuple[list[int], list[int]]:
     """Columns that cut a "1" off either side of a glyph: a "1" run into the digit beside it stands
     within `side` of the glyph's width from its edge, where the middle-part cuts of `cut_options` do
     not look. For each side, the thinnest column within `side` of that edge (not the outermost
     tenth) whose outer part stands at least `tall` of the glyph's height and is thicker somewhere than
-    at the cut (a stroke, not the glyph's thin edge)."""
+    at the cut (a stroke, not the glyph's thin edge). Returned with the nearer columns: on the left,
+    the first such column where the profile stops falling, when it is nearer the edge than the
+    thinnest and crosses one stroke (the thinnest may lie inside the next digit's loop: a "16" whose
+    "1" touches the 6's foot was cut through the loop and read "10", seed 2009).
+
+    Decision: the nearer column on the left side only, because a "1" run into the digit after it is a
+    number's leading "1" (10-19, 100-199), while a digit's straight right side cut off reads as a
+    sure "1" too (a "4" read "41")."""
     h, w = piece.shape
     has = piece.any(axis=0)
     top = np.where(has, piece.argmax(axis=0), h)
     bottom = np.where(has, h - piece[::-1].argmax(axis=0), 0)
     out: list[int] = []
+    nearer: list[int] = []
     for flip in (False, True):
         tops, bottoms, columns = (top[::-1], bottom[::-1], profile[::-1]) if flip else (top, bottom, profile)
         # The rows the part before each column spans, and its thickest column (outer part = [0, c)).
@@ -528,4 +551,15 @@ def _edge_strokes(piece: npt.NDArray[np.bool_], profile: npt.NDArray[np.float64]
         if fits.size:
             best = int(fits[np.argmin(columns[fits])])
             out.append(w - best if flip else best)
-    return out
+            # On the left, also the first of those columns where the profile stops falling, when it lies
+            # nearer the edge than the thinnest and crosses one stroke: where a "1" joins its digit (a
+            # column through a 6's or a 0's own curve crosses its loop twice).
+            dips = fits[columns[np.minimum(fits + 1, columns.size - 1)] >= columns[fits]]
+            if not flip and dips.size and int(dips[0]) < best and _runs(piece[:, int(dips[0])]) == 1:
+                nearer.append(int(dips[0]))
+    return out, nearer
+
+
+def _runs(column: npt.NDArray[np.bool_]) -> int:
+    """How many separate runs of ink a column crosses."""
+    return int(np.count_nonzero(column[1:] & ~column[:-1])) + int(column[0])

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from sheetscan.vision import _group
 from sheetscan.vision._steps import LONGEST, Choice
 
@@ -37,6 +39,8 @@ _ONE_SURE = 0.9
 """How sure a box must read "1" to count as a "1" run into its digit (`absorbed`, `finds_a_one`)."""
 _ONE_NARROW = 0.6
 """A box cut off a glyph that may be a "1" is narrower than this many typical digit widths."""
+_JOINT_BACK = 0.1
+"""How far before a "1"'s cut, in digit heights, the joint with its digit may lie (`_cut_at_joints`)."""
 _HABIT_WIDE = 0.6
 """In a zone whose writer runs "1"s into their digits, a box wider than this share of the digit
 height may hold one (see `_swallow_limit`)."""
@@ -66,7 +70,8 @@ def absorbed(choices: list[Choice], *, sure: float = _ONE_SURE, cost: float = 1.
     (a 4's stem, a 6's belly) can read as another digit just as surely, and a "4" or "9" cut at its
     stem reads "1" and the digit again, which the width tells apart. Nor a way of more digits than
     any written number (`LONGEST`): it reads no number, and finds no "1" of one (seed 4004: "200" cut
-    as "2100" made the right "200" worth less than a "210").
+    as "2100" made the right "200" worth less than a "210"). Nor a "1" cut off through two strokes
+    (`_cut_at_joints`): a slice of the digit's own curve.
 
     Decision: a "1" found after the number's last digit does not make the way without it worth less,
     because the right side of a 4, a 9 or a 0 is a straight stroke that, cut off, reads as a sure "1"
@@ -82,9 +87,57 @@ def absorbed(choices: list[Choice], *, sure: float = _ONE_SURE, cost: float = 1.
     for choice, text in zip(choices, texts, strict=True):
         swallowed = text is not None and may_swallow(choice[0][0][0], habit=habit) and any(
             other is not None and len(text[0]) < len(other[0]) <= LONGEST
-            and _inserted_sure(text[0], other, sure, after=False) for other in texts)
+            and _inserted_sure(text[0], other, sure, after=False)
+            and _cut_at_joints(found[0][0][0], _inserted(text[0], other[0]))
+            for found, other in zip(choices, texts, strict=True))
         out.append((choice[0], choice[1] - cost) if swallowed else choice)
     return out
+
+
+def _inserted(short: str, long: str) -> list[int]:
+    """The positions in `long` of the digits not in `short` (the first fitting alignment, as
+    `_inserted_sure` takes it)."""
+    out, i = [], 0
+    for k, digit in enumerate(long):
+        if i < len(short) and digit == short[i]:
+            i += 1
+        else:
+            out.append(k)
+    return out
+
+
+def _cut_at_joints(token: NumberToken, ones: list[int]) -> bool:
+    """Whether each box of `ones` (the token's digit boxes) is cut off the box after it where some
+    column, from the cut back `_JOINT_BACK` digit heights, crosses at most one stroke: where a "1" run
+    into its digit joins it (or a space).
+
+    Decision: a "1" cut off through two strokes is a slice of a digit's own curve, not a "1" run into
+    it, because a "1" touches the digit beside it at one joint (a serif, a foot, a bar), while a
+    column just inside a 6's or a 0's left side crosses the digit's curve above and below its loop;
+    that slice reads as a sure "1" all the same (a lone 6 or 10 at a zone's end read "16", "110":
+    seeds 4007, 4000, 11007, 6007). The look-back, because a real "1"'s cut may fall just inside its
+    digit's side (with the cut column alone, "10", "15" and "16" first in their zones lost their "1":
+    seeds 5000, 5003, 6003, 11000 big, a whole zone of small 11001)."""
+    boxes = token.image.digit_boxes
+    ink = token.image.gray > 0
+    for k in ones:
+        if k + 1 >= len(boxes):
+            continue
+        (x, y, w, h), (nx, ny, _, nh) = boxes[k], boxes[k + 1]
+        column = x + w
+        if nx != column or not 0 <= column < ink.shape[1]:
+            continue  # not cut off the box after it: a glyph of its own
+        top, bottom = max(0, min(y, ny)), min(ink.shape[0], max(y + h, ny + nh))
+        # The cut may fall a little past the joint, inside the digit's side: the columns up to
+        # `_JOINT_BACK` of the digit height before it count too.
+        back = max(1, round(_JOINT_BACK * token.digit_size[0]))
+        piece = ink[top:bottom, max(x + 1, column - back):column + 1]
+        if piece.size == 0:
+            continue
+        starts = np.count_nonzero(piece[1:] & ~piece[:-1], axis=0) + piece[:1].sum(axis=0)
+        if int(starts.min()) > 1:
+            return False
+    return True
 
 
 def _swallow_limit(token: NumberToken, *, habit: bool = False) -> float:
