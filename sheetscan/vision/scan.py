@@ -21,7 +21,7 @@ from sheetscan.vision._reading import SheetReading, read_sheet_numbers, settle_r
 from sheetscan.vision._scan_json import scan_json
 from sheetscan.vision._threads import in_background
 from sheetscan.vision.ink import Ink, InkStrength, find_ink, ink_strength
-from sheetscan.vision.numbers import SheetNumbers, Tokens, find_numbers, read_numbers
+from sheetscan.vision.numbers import CIRCLE, SheetNumbers, Tokens, find_numbers, read_numbers
 from sheetscan.vision.photo import Photo, load_photo
 from sheetscan.vision.recognise import Recognizer, find_recognizer
 from sheetscan.vision.sheet import RectifiedSheet, find_sheet
@@ -111,8 +111,9 @@ def _read_in_two(tokens: Tokens, reader: Recognizer, ink: Ink, zones: SheetZones
         return read_numbers(tokens, reader)
     weight = _zone_weights(ink, zones)
     halves: tuple[set[int], set[int]] = (set(), set())
-    loads = [0, 0]
-    # The heaviest zone first, each to the lighter half; the circle (its one number) with the main thread.
+    # The circle's number is read with this thread's half; then the heaviest zone first, each to the
+    # lighter half.
+    loads = [weight.get(CIRCLE, 0) if tokens.target is not None else 0, 0]
     for zone in sorted(order, key=lambda z: (-weight.get(z, 0), z)):
         lighter = 0 if loads[0] <= loads[1] else 1
         halves[lighter].add(zone)
@@ -126,14 +127,26 @@ def _read_in_two(tokens: Tokens, reader: Recognizer, ink: Ink, zones: SheetZones
 
 
 def _zone_weights(ink: Ink, zones: SheetZones) -> dict[int, int]:
-    """How much handwriting each zone's box holds (pixels): how long its numbers take to read."""
+    """How much handwriting each zone holds (pixels), and the circle (`CIRCLE`): how long its numbers take
+    to read, near enough to share the zones between two threads."""
     height, width = ink.mask.shape[:2]
     out = {}
     for zone in zones.zones:
-        points = np.asarray(zone.polygon, dtype=np.float64).reshape(-1, 2)
-        x0, y0 = np.clip(np.floor(points.min(axis=0)).astype(int), 0, (width, height))
-        x1, y1 = np.clip(np.ceil(points.max(axis=0)).astype(int), 0, (width, height))
-        out[zone.index] = cv2.countNonZero(ink.mask[y0:y1, x0:x1]) if x1 > x0 and y1 > y0 else 0
+        points = np.round(np.asarray(zone.polygon, dtype=np.float64).reshape(-1, 2)).astype(np.int32)
+        x0, y0 = np.clip(points.min(axis=0), 0, (width, height))
+        x1, y1 = np.clip(points.max(axis=0) + 1, 0, (width, height))
+        if x1 <= x0 or y1 <= y0:
+            out[zone.index] = 0
+            continue
+        # (Only the zone's box is drawn and counted: a zone is a small part of the sheet.)
+        inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(inside, [points - np.array([x0, y0], np.int32)], 255)
+        out[zone.index] = cv2.countNonZero(cv2.bitwise_and(inside, ink.mask[y0:y1, x0:x1]))
+    if zones.circle is not None:
+        cx, cy, r = zones.circle
+        x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
+        x1, y1 = min(width, int(cx + r) + 1), min(height, int(cy + r) + 1)
+        out[CIRCLE] = cv2.countNonZero(ink.mask[y0:y1, x0:x1]) if x1 > x0 and y1 > y0 else 0
     return out
 
 
