@@ -76,9 +76,12 @@ def _load(path: Path) -> _Net:
     return _Net(path)
 
 
-def _reading(row: npt.NDArray[np.float64]) -> DigitReading:
-    order = np.argsort(-row[:_NOISE], kind="stable")[:TOP_DIGITS]
-    return DigitReading(tuple((int(d), float(row[d])) for d in order), float(row[_NOISE]))
+def _readings(rows: npt.NDArray[np.float64]) -> list[DigitReading]:
+    """Each row's `TOP_DIGITS` likeliest digits (the lower digit first among equals) and its noise."""
+    # One sort for the whole batch, and the numbers as Python's own (`tolist`: the same doubles).
+    order = np.argsort(-rows[:, :_NOISE], axis=1, kind="stable")[:, :TOP_DIGITS].tolist()
+    return [DigitReading(tuple((d, row[d]) for d in best), row[_NOISE])
+            for best, row in zip(order, rows.tolist(), strict=True)]
 
 
 class CnnRecognizer:
@@ -119,7 +122,7 @@ class CnnRecognizer:
         """One reading per crop of a single digit (uint8, ink bright on dark), in one pass per network."""
         if not crops:
             return []
-        return [_reading(row) for row in self.probabilities(normalise_digits(crops))]
+        return _readings(self.probabilities(normalise_digits(crops)))
 
     def read_numbers(self, numbers: Sequence[NumberImage]) -> list[NumberReading]:
         """One reading per number: all digits of all numbers go through the network in one batch."""
