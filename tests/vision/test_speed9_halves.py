@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from sheetscan.vision import scan as scan_module
+from sheetscan.vision import _halves
 from sheetscan.vision.ink import Ink, find_ink
 from sheetscan.vision.numbers import SheetNumbers, find_numbers, read_numbers
 from sheetscan.vision.photo import load_photo
@@ -50,14 +50,14 @@ def test_two_halves_read_as_all_zones_together(sheet: tuple[Ink, SheetZones], re
     reader = find_recognizer("cnn")
     together = read_numbers(find_numbers(ink, zones), reader)
     jobs: list[Callable[[], Any]] = []
-    started = scan_module.in_background
+    started = _halves.in_background
 
     def recorded(job: Callable[[], Any]) -> Future[Any]:
         jobs.append(job)
         return started(job)
 
-    monkeypatch.setattr(scan_module, "in_background", recorded)
-    halves = scan_module._read_in_two(find_numbers(ink, zones), reader, ink, zones)
+    monkeypatch.setattr(_halves, "in_background", recorded)
+    halves = _halves.read_in_two(find_numbers(ink, zones), reader, ink, zones)
     assert _signature(halves) == _signature(together)
     # The second thread read a share of the zones: neither none nor all of them.
     assert len(jobs) == 1
@@ -78,6 +78,6 @@ def test_a_recogniser_of_whole_numbers_is_not_shared(sheet: tuple[Ink, SheetZone
     ink, zones = sheet
     script = list(range(1000, 3000))
     together = read_numbers(find_numbers(ink, zones), ScriptedRecognizer(script))
-    halves = scan_module._read_in_two(find_numbers(ink, zones), ScriptedRecognizer(script), ink, zones)
+    halves = _halves.read_in_two(find_numbers(ink, zones), ScriptedRecognizer(script), ink, zones)
     assert _signature(halves) == _signature(together)
     assert len({n.value for z in together.zones for n in z.numbers}) >= 40

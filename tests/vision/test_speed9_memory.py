@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sheetscan.vision.scan import _hold_freed_memory
+from sheetscan.vision._memory import hold_freed_memory
 
 
 def _faults_to_decode(jpeg: np.ndarray) -> int:
@@ -32,6 +32,6 @@ def test_a_second_photo_is_not_faulted_in_again() -> None:
     # copy. Over glibc's own bound for the heap (32 MB), every page of it came fresh from the system.
     ok, jpeg = cv2.imencode(".jpg", np.full((3000, 4000, 3), 200, np.uint8))
     assert ok
-    assert _hold_freed_memory()
+    assert hold_freed_memory()
     _faults_to_decode(jpeg)  # the first may have to grow the heap
     assert _faults_to_decode(jpeg) < 1000
