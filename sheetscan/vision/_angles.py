@@ -43,18 +43,22 @@ as far as they could compete. (A bar of 1.3 for samples shorter than ten numbers
 one-digit numbers read surely and in order still had their other angles read, cost 20 crops a photo
 and changed no reading.)"""
 
-_TURN = 1.0
+_TURN = 3.0
 """How much better (in `_score` units) a block must read turned by 180° from its own writing angles
 than at them to be taken as turned, on a sheet that reads the usual way up (`_upright`).
 
 Decision: a sheet's blocks are turned together or not at all, because each player writes their zones
 from their own seat (LAYOUT.md): a block reads turned only when the whole sheet was taken the wrong
 way up, and then most of its blocks read better turned. A block of one to three numbers has too few
-readings to tell its angle alone (a sure "20" and "24" read upside down as "02" and "hz" lose little
-to a "1" misread): with the usual angle's bonus only, zones of one to three numbers were read turned
-on seeds 3000-4000 and bench_styles 11000 (seven and ten zones, every number of them misread). 1.0
-rather than refusing turned angles on an upright sheet, because a writer may still turn the sheet to
-write: a block that reads clearly better turned (by a log-confidence of 1 a number) is taken turned."""
+readings to tell its angle alone (a "24" with a stray mark before it reads "024" at its own angle,
+a leading zero, while turned it reads a "hz" as "532"): with the usual angle's bonus only, zones of
+one to three numbers were read turned on seeds 3000-4000 and bench_styles 6000 and 11000 (every
+number of them misread). Every block the rendered benches write is at one of its own angles; with
+the blocks read on ten numbers at every angle (seeds 1000-4000 x12, bench_styles 6000 x10 styles and
+11000 x9 styles, 8 photos each), the blocks read at a wrong angle were 13 / 34 / 35 with the bonus
+only, 7 / 6 / 24 with 1.0 and 6 / 1 / 23 with 3.0 (more made no difference). 3.0 rather than refusing
+turned angles on an upright sheet, so that a block written from across the table still reads, when
+it reads much better so (by a log-confidence of 3 a number, or its numbers all in order)."""
 
 _SEVERAL_DIGITS = 1.0
 """What a reading of two or more digits adds (log-confidence) to its score as the pulka target
@@ -257,20 +261,34 @@ def circle_number(candidates: Candidates, chosen: tuple[int, Sequence[NumberToke
     than `LONGEST` digits is no target. The number is cut that way only, so that nothing cuts it
     otherwise later; among equals the angle `chosen` (by `choose_angles`) wins. With no reading that
     could be a target, `chosen` as it is.
+
+    The other ways are read only when the first ways leave a target they could beat (none scores
+    above `_OTHER_WAY` + `several`): a circle whose number reads surely costs no other crop.
     """
     order = [chosen] + [c for c in candidates if c[0] != chosen[0]]
-    jobs: list[tuple[int, float, NumberToken]] = []
+    firsts: list[tuple[int, float, NumberToken]] = []
+    others: list[tuple[int, float, NumberToken]] = []
     for k, (_, numbers) in enumerate(order):
         for token in numbers:
             if token.crossed_out:
                 continue
-            ways = _ways(token) if token.glyph_cuts else [()]
-            for w, way in enumerate(ways):
+            for w, way in enumerate(_ways(token) if token.glyph_cuts else [()]):
                 cut = token if not way else replace(
                     _way_token(token, way) if w else token,
                     glyph_cuts=tuple((boxes,) for boxes in way), glyph_joins=())
-                jobs.append((k, 0.0 if w == 0 else _OTHER_WAY, cut))
-    best: tuple[float, int, NumberToken] | None = None
+                (others if w else firsts).append((k, _OTHER_WAY if w else 0.0, cut))
+    best = _best_target(firsts, cache, several, None)
+    if best is None or best[0] < _OTHER_WAY + several:
+        best = _best_target(others, cache, several, best)
+    if best is None:
+        return chosen[0], tuple(chosen[1])
+    return order[best[1]][0], (best[2],)
+
+
+def _best_target(jobs: list[tuple[int, float, NumberToken]], cache: DigitCache, several: float,
+                 best: tuple[float, int, NumberToken] | None) -> tuple[float, int, NumberToken] | None:
+    """The best of `best` and the `jobs` (which angle, the way's prior, the number cut that way) as the
+    pulka target (`circle_number`): (score, which angle, the number); the first of equals."""
     for (k, prior, cut), reading in zip(jobs, cache.read([t for _, _, t in jobs]), strict=True):
         if not reading.candidates:
             continue
@@ -281,6 +299,4 @@ def circle_number(candidates: Candidates, chosen: tuple[int, Sequence[NumberToke
         score = math.log(max(confidence, 1e-6)) + prior + (several if digits > 1 else 0.0)
         if best is None or score > best[0]:
             best = (score, k, cut)
-    if best is None:
-        return chosen[0], tuple(chosen[1])
-    return order[best[1]][0], (best[2],)
+    return best

@@ -86,7 +86,7 @@ def test_candidate_angles_are_own_then_turned_in_the_same_order() -> None:
 
 def test_a_short_block_reads_at_its_own_angle_on_an_upright_sheet() -> None:
     # "24" at 0.6 a digit: log(0.36) + 0.5 + 0.3 + 0.25 = 0.029; "72" turned at 0.9 a digit:
-    # log(0.81) + 0.5 + 0.3 = 0.589: better by 0.56 < 1.0 (`_TURN`).
+    # log(0.81) + 0.5 + 0.3 = 0.589: better by 0.56 < 3.0 (`_TURN`).
     own = math.log(0.36) + 0.5 + 0.3 + 0.25
     turned = math.log(0.81) + 0.5 + 0.3
     assert 0 < turned - own < _TURN
@@ -94,15 +94,20 @@ def test_a_short_block_reads_at_its_own_angle_on_an_upright_sheet() -> None:
     ((angle, _),) = choose_angles([_short_block(30)], DigitCache(_ByWidth(_TABLE)))
     assert angle == 180
     # With two blocks that read clearly the usual way (+4 each), the sheet is upright and the turned
-    # angle must win by 1.0: it does not.
+    # angle must win by 3.0: it does not.
     chosen = choose_angles([_clear_block(), _short_block(30), _clear_block()], DigitCache(_ByWidth(_TABLE)))
     assert [angle for angle, _ in chosen] == [0, 0, 0]
 
 
 def test_a_block_that_reads_much_better_turned_is_read_turned_on_an_upright_sheet() -> None:
-    # "24" at 0.3 a digit: log(0.09) + 0.5 + 0.3 + 0.25 = -1.358; turned 0.589: better by 1.95 > 1.0.
-    assert math.log(0.81) + 0.8 - (math.log(0.09) + 1.05) > _TURN
-    chosen = choose_angles([_clear_block(), _short_block(40), _clear_block()], DigitCache(_ByWidth(_TABLE)))
+    # Three numbers "24" at 0.3 a digit, no step up: log(0.09) + 0 + 0.3 + 0.25 = -1.858; turned
+    # 12, 14, 16 at 0.99 a digit, every step up: log(0.9801) + 1 + 0.3 = 1.280: better by 3.14 > 3.0.
+    own = math.log(0.09) + 0.0 + 0.3 + 0.25
+    turned = math.log(0.99 ** 2) + 1.0 + 0.3
+    assert turned - own > _TURN
+    block: tuple[Candidates, bool] = (((0, tuple(_number((42, 44)) for _ in range(3))),
+                                       (180, tuple(_number((11, 10 + d)) for d in (2, 4, 6)))), True)
+    chosen = choose_angles([_clear_block(), block, _clear_block()], DigitCache(_ByWidth(_TABLE)))
     assert [angle for angle, _ in chosen] == [0, 180, 0]
 
 
