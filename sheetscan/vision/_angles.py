@@ -1,6 +1,8 @@
 """Choosing each block's writing angle by how confidently and in order a few of its numbers read at
 each candidate angle (stage 5, with the recogniser; `choose_angles`): the other angles first on a peek
-of three numbers, and each read no further than it could still compete."""
+of three numbers, and each read no further than it could still compete; a sheet's blocks are taken
+turned by 180° together or not at all (`_TURN`). The circle's angle and number are chosen as a pulka
+target's (`circle_number`)."""
 
 from __future__ import annotations
 
@@ -88,6 +90,10 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
     angle, or its sample no better than the usual angle. The choice is the same as reading them all,
     except that a block whose usual angle scores `clear` or more (bonus included) is not read at its
     other angles at all, nor cut at them (see `_CLEAR`).
+
+    Last, the sheet is read as a whole: when its blocks read better at their own angles than turned
+    by 180° (`_upright`), a block's turned angle must read `turned_by` better than its own to be taken
+    (see `_TURN`); this reads nothing more (an angle dropped above could not beat the usual one).
     """
     first = [t for candidates, _ in blocks if candidates for t in candidates[0][1][:sample]]
     read = dict(zip(map(id, first), cache.read(first), strict=True))
