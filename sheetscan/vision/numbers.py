@@ -243,7 +243,9 @@ def _without_print(blocks: list[ZoneTokens], labels: dict[int, LabelPlace]) -> l
 
 
 def _candidate_angles(angles: Sequence[float]) -> tuple[int, ...]:
-    """The zone's writing angles and each turned by 180°, as multiples of 90, usual first, no repeats."""
+    """The zone's writing angles and each turned by 180°, as multiples of 90, usual first, no repeats:
+    its own angles, then the same turned in the same order (`_angles._turned` knows the turned ones
+    by that order, to read a sheet's blocks turned together or not at all)."""
     out: list[int] = []
     base = [round(a / 90.0) * 90 for a in angles] or [0]
     for angle in base + [a + 180 for a in base]:
