@@ -1,21 +1,26 @@
 """Choosing each block's writing angle by how confidently and in order a few of its numbers read at
 each candidate angle (stage 5, with the recogniser; `choose_angles`): the other angles first on a peek
-of three numbers, and each read no further than it could still compete."""
+of three numbers, and each read no further than it could still compete; a sheet's blocks are taken
+turned by 180° together or not at all (`_TURN`). The circle's angle and number are chosen as a pulka
+target's (`circle_number`)."""
 
 from __future__ import annotations
 
 import itertools
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sheetscan.vision._digit_cache import DigitCache
+from sheetscan.vision._steps import LONGEST
+from sheetscan.vision._totals import _OTHER_WAY, _way_token, _ways
 from sheetscan.vision.recognise import NumberReading
 
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["Candidates", "choose_angles"]
+__all__ = ["Candidates", "choose_angles", "circle_number"]
 
 _FLOOR = 0.05
 """The least confidence a number counts with in an angle's score (`_score`): a number that reads at
@@ -40,6 +45,31 @@ as far as they could compete. (A bar of 1.3 for samples shorter than ten numbers
 one-digit numbers read surely and in order still had their other angles read, cost 20 crops a photo
 and changed no reading.)"""
 
+_TURN = 3.0
+"""How much better (in `_score` units) a block must read turned by 180° from its own writing angles
+than at them to be taken as turned, on a sheet that reads the usual way up (`_upright`).
+
+Decision: a sheet's blocks are turned together or not at all, because each player writes their zones
+from their own seat (LAYOUT.md): a block reads turned only when the whole sheet was taken the wrong
+way up, and then most of its blocks read better turned. A block of one to three numbers has too few
+readings to tell its angle alone (a "24" with a stray mark before it reads "024" at its own angle,
+a leading zero, while turned it reads a "hz" as "532"): with the usual angle's bonus only, zones of
+one to three numbers were read turned on seeds 3000-4000 and bench_styles 6000 and 11000 (every
+number of them misread). Every block the rendered benches write is at one of its own angles; with
+the blocks read on ten numbers at every angle (seeds 1000-4000 x12, bench_styles 6000 x10 styles and
+11000 x9 styles, 8 photos each), the blocks read at a wrong angle were 13 / 34 / 35 with the bonus
+only, 7 / 6 / 24 with 1.0 and 6 / 1 / 23 with 3.0 (more made no difference). 3.0 rather than refusing
+turned angles on an upright sheet, so that a block written from across the table still reads, when
+it reads much better so (by a log-confidence of 3 a number, or its numbers all in order)."""
+
+_SEVERAL_DIGITS = 1.0
+"""What a reading of two or more digits adds (log-confidence) to its score as the pulka target
+(`circle_number`).
+
+Decision: 1.0, because a target is a number of points a game plays to (10, 20, 50), and what else
+the circle holds reads as single digits: a piece of the circle's own line read as a sure "1", and a
+"20" seen a quarter turned falls apart into a sure "2" and a sure "0" or stands as one stack that
+reads a sure "8". A two-digit reading still loses to a single digit read e (2.7) times as surely."""
 
 Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
 """A block's (angle, its numbers cut at that angle), the usual angle first."""
@@ -47,7 +77,7 @@ Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
 
 def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, sample: int = 10,
                   bonus: float = 0.25, peek: int = 3, margin: float = 0.6,
-                  clear: float = _CLEAR) -> list[tuple[int, Sequence[NumberToken]]]:
+                  clear: float = _CLEAR, turned_by: float = _TURN) -> list[tuple[int, Sequence[NumberToken]]]:
     """For each block (its candidates and whether its totals only rise), the angle whose first
     `sample` numbers read best (`_score`, the usual angle with `bonus`), with its numbers.
 
@@ -60,6 +90,10 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
     angle, or its sample no better than the usual angle. The choice is the same as reading them all,
     except that a block whose usual angle scores `clear` or more (bonus included) is not read at its
     other angles at all, nor cut at them (see `_CLEAR`).
+
+    Last, the sheet is read as a whole: when its blocks read better at their own angles than turned
+    by 180° (`_upright`), a block's turned angle must read `turned_by` better than its own to be taken
+    (see `_TURN`); this reads nothing more (an angle dropped above could not beat the usual one).
     """
     first = [t for candidates, _ in blocks if candidates for t in candidates[0][1][:sample]]
     read = dict(zip(map(id, first), cache.read(first), strict=True))
@@ -96,18 +130,49 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
         turn = [t for (candidates, _), rival in zip(blocks, rivals, strict=True) for i in rival
                 for t in candidates[i][1][k:k + 1]]
         read.update(zip(map(id, turn), cache.read(turn), strict=True))
+    scores = [{0: head, **{i: score(candidates[i][1], sample, rising) for i in rival}}
+              for (candidates, rising), rival, head in zip(blocks, rivals, usual, strict=True)]
+    turned = [_turned(candidates) for candidates, _ in blocks]
+    # The sheet reads the usual way up when its blocks, weighed by their numbers, read better at their
+    # own angles than turned (`_upright`); then a turned angle must read better by `turned_by` to be taken.
+    penalty = turned_by if _upright(blocks, scores, turned, sample) else 0.0
     chosen: list[tuple[int, Sequence[NumberToken]]] = []
-    for (candidates, rising), rival, head in zip(blocks, rivals, usual, strict=True):
+    for (candidates, _), read_at, turns in zip(blocks, scores, turned, strict=True):
         if not candidates:
             chosen.append((0, ()))
             continue
-        best, pick = head, 0
-        for i in rival:
-            value = score(candidates[i][1], sample, rising)
-            if value > best:
-                best, pick = value, i
+        pick = max(read_at, key=lambda i: read_at[i] - (penalty if i in turns else 0.0))
         chosen.append(candidates[pick])
     return chosen
+
+
+def _turned(candidates: Candidates) -> frozenset[int]:
+    """Which of a block's candidates are its own angles turned by 180°: the second half, when the
+    candidates are its own angles followed by the same turned, in the same order
+    (`numbers._candidate_angles`); none otherwise (the circle, which may be written from any side)."""
+    angles = [angle for angle, _ in candidates]
+    half = len(angles) // 2
+    if half == 0 or len(angles) % 2 or any((b - a) % 360 != 180
+                                           for a, b in zip(angles[:half], angles[half:], strict=True)):
+        return frozenset()
+    return frozenset(range(half, len(angles)))
+
+
+def _upright(blocks: list[tuple[Candidates, bool]], scores: list[dict[int, float]],
+             turned: list[frozenset[int]], sample: int) -> bool:
+    """Whether the sheet reads the usual way up: the blocks' votes, each the margin (at most 1 either
+    way) by which its own angles read better than turned ones, weighed by its numbers (up to `sample`),
+    sum above 0. A block whose turned angles were never read to the end (they could not compete)
+    votes the full 1 for its own."""
+    vote = 0.0
+    for (candidates, _), read_at, turns in zip(blocks, scores, turned, strict=True):
+        if not turns:
+            continue
+        weight = len(candidates[0][1][:sample])
+        own = max(value for i, value in read_at.items() if i not in turns)
+        other = max((value for i, value in read_at.items() if i in turns), default=-math.inf)
+        vote += weight * max(-1.0, min(1.0, own - other))
+    return vote > 0.0
 
 
 def _best_score(first: NumberReading, numbers: Sequence[NumberToken], cache: DigitCache) -> float:
@@ -190,3 +255,54 @@ def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool =
     # numbers mean the digits were found side by side, as written.
     length = sum(min(len(r.digits), 3) for r in readings) / len(readings) - 1.0
     return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs) + 0.3 * length
+
+
+def circle_number(candidates: Candidates, chosen: tuple[int, Sequence[NumberToken]], cache: DigitCache, *,
+                  several: float = _SEVERAL_DIGITS) -> tuple[int, tuple[NumberToken, ...]]:
+    """The angle the circle is written at and its one number, the pulka target, cut the way it reads
+    best as one: every number of the circle (not crossed out) at every angle, read every way its
+    glyphs may be cut (`_totals._ways`, the first way with no cost and the others `_OTHER_WAY`),
+    scored by its log-confidence plus `several` for two or more digits; a reading of 0, with a
+    leading zero (a number read upside down ends with its last digit, often 0, in front) or of more
+    than `LONGEST` digits is no target. The number is cut that way only, so that nothing cuts it
+    otherwise later; among equals the angle `chosen` (by `choose_angles`) wins. With no reading that
+    could be a target, `chosen` as it is.
+
+    The other ways are read only when the first ways leave a target they could beat (none scores
+    above `_OTHER_WAY` + `several`): a circle whose number reads surely costs no other crop.
+    """
+    order = [chosen] + [c for c in candidates if c[0] != chosen[0]]
+    firsts: list[tuple[int, float, NumberToken]] = []
+    others: list[tuple[int, float, NumberToken]] = []
+    for k, (_, numbers) in enumerate(order):
+        for token in numbers:
+            if token.crossed_out:
+                continue
+            for w, way in enumerate(_ways(token) if token.glyph_cuts else [()]):
+                cut = token if not way else replace(
+                    _way_token(token, way) if w else token,
+                    glyph_cuts=tuple((boxes,) for boxes in way), glyph_joins=())
+                (others if w else firsts).append((k, _OTHER_WAY if w else 0.0, cut))
+    best = _best_target(firsts, cache, several, None)
+    if best is None or best[0] < _OTHER_WAY + several:
+        best = _best_target(others, cache, several, best)
+    if best is None:
+        return chosen[0], tuple(chosen[1])
+    return order[best[1]][0], (best[2],)
+
+
+def _best_target(jobs: list[tuple[int, float, NumberToken]], cache: DigitCache, several: float,
+                 best: tuple[float, int, NumberToken] | None) -> tuple[float, int, NumberToken] | None:
+    """The best of `best` and the `jobs` (which angle, the way's prior, the number cut that way) as the
+    pulka target (`circle_number`): (score, which angle, the number); the first of equals."""
+    for (k, prior, cut), reading in zip(jobs, cache.read([t for _, _, t in jobs]), strict=True):
+        if not reading.candidates:
+            continue
+        value, confidence = int(reading.candidates[0][0]), float(reading.candidates[0][1])
+        digits = len(reading.digits)
+        if value < 1 or digits > LONGEST or value < 10 ** (digits - 1):
+            continue
+        score = math.log(max(confidence, 1e-6)) + prior + (several if digits > 1 else 0.0)
+        if best is None or score > best[0]:
+            best = (score, k, cut)
+    return best

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision import _group, _print, _strikes
-from sheetscan.vision._angles import choose_angles
+from sheetscan.vision._angles import choose_angles, circle_number
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._judge import judged_all
 from sheetscan.vision._regroup import regroup
@@ -243,7 +243,9 @@ def _without_print(blocks: list[ZoneTokens], labels: dict[int, LabelPlace]) -> l
 
 
 def _candidate_angles(angles: Sequence[float]) -> tuple[int, ...]:
-    """The zone's writing angles and each turned by 180°, as multiples of 90, usual first, no repeats."""
+    """The zone's writing angles and each turned by 180°, as multiples of 90, usual first, no repeats:
+    its own angles, then the same turned in the same order (`_angles._turned` knows the turned ones
+    by that order, to read a sheet's blocks turned together or not at all)."""
     out: list[int] = []
     base = [round(a / 90.0) * 90 for a in angles] or [0]
     for angle in base + [a + 180 for a in base]:
@@ -555,32 +557,18 @@ def _unturn(point: tuple[float, float], turns: int, shape: tuple[int, ...],
 
 # --- recognition and the choice of angle -------------------------------------------------------------
 
-def _circle_angle(block: ZoneTokens, chosen: tuple[int, Sequence[NumberToken]], cache: DigitCache, *,
-                  more: float = 1.5, sure: float = 0.5) -> tuple[int, Sequence[NumberToken]]:
-    """The circle's writing angle: the one `choose_angles` `chosen`, unless at another angle one number
-    holds `more` times as much of the circle's writing (its image's area) as the number taken at the
-    chosen one (the biggest as surely read, as the target is taken) and reads at least `sure`.
+def _circle_angle(block: ZoneTokens, chosen: tuple[int, Sequence[NumberToken]], cache: DigitCache
+                  ) -> tuple[int, Sequence[NumberToken]]:
+    """The circle's writing angle and its one number, the pulka target, cut as it reads best as one
+    (`_angles.circle_number`); `chosen` is the angle `choose_angles` chose for it as for any block.
 
-    Decision: the circle holds one number, so an angle at which its writing falls apart is the wrong
-    one: a "20" written a quarter turned falls apart, upright, into a "2" and a "0" that each read
-    surely, and the target was read as 0 (bench seeds 2006, 2011). Only when it holds clearly more,
-    because a "20" seen a quarter turned is one stack of two that reads as a sure "8" as big as it.
+    Decision: the circle holds one number, so it is not chosen like a zone's (running totals read
+    confidently and in order): at the wrong angle its writing falls apart ("20" a quarter turned: a
+    sure "2" and a sure "0", or one stack that reads a sure "8"; upside down: "02"), and a piece of
+    the circle's own line left in its ink reads as a sure "1" that spoilt the right angle's score
+    (bench_styles 11001 far and jpeg: the target read as 1).
     """
-    def biggest(numbers: Sequence[NumberToken]) -> tuple[float, float]:
-        found = list(numbers)
-        read = zip(found, cache.read(found), strict=True)
-        return max(((float(t.image.gray.size), r.confidence) for t, r in read if r.value is not None),
-                   key=lambda x: x[0] * x[1], default=(0.0, 0.0))
-
-    area, confidence = biggest(chosen[1])
-    best = chosen
-    for angle, numbers in block.candidates:
-        if angle == chosen[0]:
-            continue
-        other, other_confidence = biggest(numbers)
-        if other >= more * area and other_confidence >= sure and other * other_confidence > area * confidence:
-            best, area, confidence = (angle, numbers), other, other_confidence
-    return best
+    return circle_number(block.candidates, chosen, cache)
 
 
 def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
