@@ -555,11 +555,14 @@ def _edge_strokes(piece: npt.NDArray[np.bool_], profile: npt.NDArray[np.float64]
             # nearer the edge than the thinnest and crosses one stroke: where a "1" joins its digit (a
             # column through a 6's or a 0's own curve crosses its loop twice).
             dips = fits[columns[np.minimum(fits + 1, columns.size - 1)] >= columns[fits]]
-            if not flip and dips.size and int(dips[0]) < best and _runs(piece[:, int(dips[0])]) == 1:
-                nearer.append(int(dips[0]))
+            dip = int(dips[0]) if dips.size else w
+            if not flip and dip < best and column_runs(piece[:, dip:dip + 1])[0] == 1:
+                nearer.append(dip)
     return out, nearer
 
 
-def _runs(column: npt.NDArray[np.bool_]) -> int:
-    """How many separate runs of ink a column crosses."""
-    return int(np.count_nonzero(column[1:] & ~column[:-1])) + int(column[0])
+def column_runs(piece: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """How many separate runs of ink each column of `piece` crosses."""
+    starts = np.count_nonzero(piece[1:] & ~piece[:-1], axis=0)
+    runs: npt.NDArray[np.int64] = starts + piece[0].astype(np.int64)
+    return runs

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from sheetscan.vision import _group
 from sheetscan.vision._steps import LONGEST, Choice
 
@@ -134,8 +132,7 @@ def _cut_at_joints(token: NumberToken, ones: list[int]) -> bool:
         piece = ink[top:bottom, max(x + 1, column - back):column + 1]
         if piece.size == 0:
             continue
-        starts = np.count_nonzero(piece[1:] & ~piece[:-1], axis=0) + piece[:1].sum(axis=0)
-        if int(starts.min()) > 1:
+        if int(_group.column_runs(piece).min()) > 1:
             return False
     return True
 
