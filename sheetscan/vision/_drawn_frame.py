@@ -122,8 +122,7 @@ def _ruling(mask: U8, quad: F64) -> U8 | None:
     rect = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32)
     to_rect = cv2.getPerspectiveTransform(quad.astype(np.float32), rect)
     seen = u8(cv2.warpPerspective(mask, to_rect, (width, height), flags=cv2.INTER_NEAREST))
-    erase = np.zeros_like(seen)
-    ruled = False
+    found = []
     for transposed in (False, True):
         m = np.ascontiguousarray(seen.T) if transposed else seen
         rows, cols = m.shape
@@ -136,12 +135,17 @@ def _ruling(mask: U8, quad: F64) -> U8 | None:
         full = (on.mean(axis=1) >= 0.9) & on[:, :end].any(axis=1) & on[:, -end:].any(axis=1)
         lines = [(a, b) for a, b in _runs(full) if b - a + 1 <= max(4, round(0.01 * rows))]
         inner = [(a, b) for a, b in lines if 0.03 * rows < (a + b) / 2 < 0.97 * rows]
-        if len(inner) < _RULED:
+        found.append((m, lines, len(inner)))
+    if max(count for _, _, count in found) < _RULED:
+        return None
+    erase = np.zeros_like(seen)
+    for transposed, (m, lines, count) in zip((False, True), found, strict=True):
+        if count < _RULED:
             continue
-        ruled = True
+        rows = m.shape[0]
         out = np.zeros_like(m)
         for a, b in lines:
-            out[max(0, a - 2):b + 3] = m[max(0, a - 2):b + 3]
+            out[a:b + 1] = m[a:b + 1]
         # A drawn line crossing a ruling has ink a little above and below it there: kept.
         d = max(3, round(0.006 * rows))
         near = cv2.dilate(m, np.ones((1, 2 * d + 1), np.uint8))
@@ -149,8 +153,6 @@ def _ruling(mask: U8, quad: F64) -> U8 | None:
         above[d:], under[:-d] = near[:-d], near[d:]
         out = u8(cv2.bitwise_and(out, cv2.bitwise_not(cv2.bitwise_and(above, under))))
         erase = u8(cv2.bitwise_or(erase, out.T if transposed else out))
-    if not ruled:
-        return None
     return u8(cv2.warpPerspective(erase, to_rect, (mask.shape[1], mask.shape[0]),
                                   flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP))
 
