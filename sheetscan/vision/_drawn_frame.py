@@ -126,16 +126,22 @@ def _ruling(mask: U8, quad: F64) -> U8 | None:
     for transposed in (False, True):
         m = np.ascontiguousarray(seen.T) if transposed else seen
         rows, cols = m.shape
-        # A ruling may slant by a pixel or two across the outline and break into dashes at a faint level.
+        # A ruling may slant a little across the outline (the outline's sides need not be rulings) and
+        # break into dashes at a faint level.
         gap = max(3, round(0.01 * cols))
-        thick = cv2.dilate(m, np.ones((3, 1), np.uint8))
-        thick = cv2.morphologyEx(thick, cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
-        on = thick > 0
         end = max(2, round(0.02 * cols))
-        full = (on.mean(axis=1) >= 0.9) & on[:, :end].any(axis=1) & on[:, -end:].any(axis=1)
-        lines = [(a, b) for a, b in _runs(full) if b - a + 1 <= max(4, round(0.01 * rows))]
-        inner = [(a, b) for a, b in lines if 0.03 * rows < (a + b) / 2 < 0.97 * rows]
-        found.append((m, lines, len(inner)))
+        segments = cv2.HoughLinesP(m, 1, np.pi / 720, max(10, round(0.5 * cols)),
+                                   minLineLength=0.85 * cols, maxLineGap=gap)
+        lines: list[tuple[int, int, int, int]] = []
+        middles: list[float] = []
+        for x0, y0, x1, y1 in (segments.reshape(-1, 4) if segments is not None else []):
+            if min(x0, x1) > end or max(x0, x1) < cols - 1 - end or abs(y1 - y0) > 0.25 * abs(x1 - x0):
+                continue
+            lines.append((int(x0), int(y0), int(x1), int(y1)))
+            middle = y0 + (y1 - y0) * ((cols - 1) / 2 - x0) / max(1, x1 - x0)
+            if 0.03 * rows < middle < 0.97 * rows and all(abs(middle - o) > 3 for o in middles):
+                middles.append(middle)
+        found.append((m, lines, len(middles)))
     if max(count for _, _, count in found) < _RULED:
         return None
     erase = np.zeros_like(seen)
@@ -143,9 +149,10 @@ def _ruling(mask: U8, quad: F64) -> U8 | None:
         if count < _RULED:
             continue
         rows = m.shape[0]
-        out = np.zeros_like(m)
-        for a, b in lines:
-            out[a:b + 1] = m[a:b + 1]
+        along = np.zeros_like(m)
+        for x0, y0, x1, y1 in lines:
+            cv2.line(along, (x0, y0), (x1, y1), 255, 5)
+        out = u8(cv2.bitwise_and(m, along))
         # A drawn line crossing a ruling has ink a little above and below it there: kept.
         d = max(3, round(0.006 * rows))
         near = cv2.dilate(m, np.ones((1, 2 * d + 1), np.uint8))
