@@ -19,7 +19,7 @@ _FRAME = np.array([[400.0, 300.0], [1620.0, 270.0], [1650.0, 1230.0], [380.0, 12
 
 
 def _pt(p: np.ndarray) -> tuple[int, int]:
-    return int(round(float(p[0]))), int(round(float(p[1])))
+    return round(float(p[0])), round(float(p[1]))
 
 
 def _lined_photo() -> bytes:
