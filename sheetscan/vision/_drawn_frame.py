@@ -93,10 +93,14 @@ def _inside_ruling(found: tuple[FrameCandidate, U8], dark: U8) -> tuple[FrameCan
     paper's ruling (the rulings of lined or squared paper run from one edge of the paper to the other,
     and join the frame, the paper's edges and the first and last rulings into one outline), not the
     drawn frame: no line of a drawn sheet crosses its frame edge to edge. The frame is then the whole
-    outline left inside it, over half its area, once those lines are erased (where no drawn line
-    crosses them); when none is left, the outline stays as found (bench_styles seed 11000, photo 5:
-    a pencil frame on lined paper, its left side on the ruled margin, read as the block of rulings
-    between the paper's edges).
+    outline left inside it (up to 2.5 % of the size past it: the frame's side may lie just beyond the
+    first or last ruling), over half its area, once those lines are erased (where no drawn line crosses
+    them); when none is left, the outline stays as found (bench_styles seed 11000, photo 5: a pencil
+    frame on lined paper read as the block of rulings between the paper's edges, in 9 of 10 styles).
+    Rulings are looked for in rows of the outline seen straight on (its homography), so only rulings
+    nearly parallel to two of its sides are found; tried and dropped: a straight-line search (Hough)
+    that also finds rulings slanting across the outline, four times slower on a sheet's ink for two
+    photos more.
     """
     frame, mask = found
     if frame.touches:
@@ -122,37 +126,26 @@ def _ruling(mask: U8, quad: F64) -> U8 | None:
     rect = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32)
     to_rect = cv2.getPerspectiveTransform(quad.astype(np.float32), rect)
     seen = u8(cv2.warpPerspective(mask, to_rect, (width, height), flags=cv2.INTER_NEAREST))
-    found = []
+    erase = np.zeros_like(seen)
+    ruled = False
     for transposed in (False, True):
         m = np.ascontiguousarray(seen.T) if transposed else seen
         rows, cols = m.shape
-        # A ruling may slant a little across the outline (the outline's sides need not be rulings) and
-        # break into dashes at a faint level.
+        # A ruling may slant by a pixel or two across the outline and break into dashes at a faint level.
         gap = max(3, round(0.01 * cols))
+        thick = cv2.dilate(m, np.ones((3, 1), np.uint8))
+        thick = cv2.morphologyEx(thick, cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
+        on = thick > 0
         end = max(2, round(0.02 * cols))
-        segments = cv2.HoughLinesP(m, 1, np.pi / 720, max(10, round(0.5 * cols)),
-                                   minLineLength=0.85 * cols, maxLineGap=gap)
-        lines: list[tuple[int, int, int, int]] = []
-        middles: list[float] = []
-        for x0, y0, x1, y1 in (segments.reshape(-1, 4) if segments is not None else []):
-            if min(x0, x1) > end or max(x0, x1) < cols - 1 - end or abs(y1 - y0) > 0.25 * abs(x1 - x0):
-                continue
-            lines.append((int(x0), int(y0), int(x1), int(y1)))
-            middle = y0 + (y1 - y0) * ((cols - 1) / 2 - x0) / max(1, x1 - x0)
-            if 0.03 * rows < middle < 0.97 * rows and all(abs(middle - o) > 3 for o in middles):
-                middles.append(middle)
-        found.append((m, lines, len(middles)))
-    if max(count for _, _, count in found) < _RULED:
-        return None
-    erase = np.zeros_like(seen)
-    for transposed, (m, lines, count) in zip((False, True), found, strict=True):
-        if count < _RULED:
+        full = (on.mean(axis=1) >= 0.9) & on[:, :end].any(axis=1) & on[:, -end:].any(axis=1)
+        lines = [(a, b) for a, b in _runs(full) if b - a + 1 <= max(4, round(0.01 * rows))]
+        inner = [(a, b) for a, b in lines if 0.03 * rows < (a + b) / 2 < 0.97 * rows]
+        if len(inner) < _RULED:
             continue
-        rows = m.shape[0]
-        along = np.zeros_like(m)
-        for x0, y0, x1, y1 in lines:
-            cv2.line(along, (x0, y0), (x1, y1), 255, 5)
-        out = u8(cv2.bitwise_and(m, along))
+        ruled = True
+        out = np.zeros_like(m)
+        for a, b in lines:
+            out[max(0, a - 2):b + 3] = m[max(0, a - 2):b + 3]
         # A drawn line crossing a ruling has ink a little above and below it there: kept.
         d = max(3, round(0.006 * rows))
         near = cv2.dilate(m, np.ones((1, 2 * d + 1), np.uint8))
@@ -160,6 +153,8 @@ def _ruling(mask: U8, quad: F64) -> U8 | None:
         above[d:], under[:-d] = near[:-d], near[d:]
         out = u8(cv2.bitwise_and(out, cv2.bitwise_not(cv2.bitwise_and(above, under))))
         erase = u8(cv2.bitwise_or(erase, out.T if transposed else out))
+    if not ruled:
+        return None
     return u8(cv2.warpPerspective(erase, to_rect, (mask.shape[1], mask.shape[0]),
                                   flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP))
 
