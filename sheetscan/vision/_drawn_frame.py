@@ -230,8 +230,12 @@ def _closed_off(inner: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, U
     """Whether `inner` is part of the `outer` outline closed off by a line inside it: within it (up to 1 %
     of the size), not the same outline, and drawn lines running on from its corners to the outer one's
     (`_bridged`)."""
+    # Decision: here the lines are looked for in the outer outline's ink only, because they are its own
+    # sides and spokes (the inner outline was seen at a level without them: the frame crowded by big
+    # writing at its level, bench_styles seed 6000, big, photo 2).
     same = float(np.hypot(*(inner[0].quad - outer[0].quad).T).max()) < 0.015 * size
-    return not same and _within(inner[0].quad, outer[0].quad, 0.01 * size) and _bridged(inner, outer, size)
+    return not same and _within(inner[0].quad, outer[0].quad, 0.01 * size) \
+        and _bridged(inner, outer, size, own_ink=False)
 
 
 def _merged_into(crowded: FrameCandidate, clean: FrameCandidate, size: int) -> bool:
@@ -289,7 +293,8 @@ def _straightest(clear: list[tuple[FrameCandidate, U8]], order: list[int], size:
     return best if straight[best] >= straight[order[0]] + 0.3 else order[0]
 
 
-def _bridged(inner_seen: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, U8], size: int) -> bool:
+def _bridged(inner_seen: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, U8], size: int, *,
+             own_ink: bool = True) -> bool:
     """True when drawn lines run from the `inner` outline's corners on to the `outer` outline's corners.
 
     Where the two differ by one side, those are the frame's other two sides going on past a line
@@ -301,7 +306,8 @@ def _bridged(inner_seen: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate,
     the inner outline's own lines, while the ink level of the outer one may also show the paper's
     grid, which lies near any segment drawn across squared paper: a faint pencil frame on squared
     paper (grid seen in dots at the paper rim's level, none at the frame's) was "bridged" to the
-    paper's rim by the grid and lost to it (bench_styles seed 11000, photo 2).
+    paper's rim by the grid and lost to it (bench_styles seed 11000, photo 2). `own_ink=False`: in the
+    outer outline's ink only.
     """
     inner, own = inner_seen[0].quad, inner_seen[1]
     frame, mask = outer
@@ -313,7 +319,7 @@ def _bridged(inner_seen: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate,
     shared = {int(i): int(np.argmin(distance[i])) for i in range(4) if distance[i].min() < 0.015 * size}
     free = [k for k in range(4) if k not in shared.values()]
     shares = [min(segment_coverage(ink, inner[i], frame.quad[min(free, key=lambda k: distance[i, k])],
-                                   tolerance=tolerance) for ink in (mask, own))
+                                   tolerance=tolerance) for ink in ((mask, own) if own_ink else (mask,)))
               for i in range(4) if i not in shared and free]
     return bool(shares) and float(np.mean(shares)) >= 0.7
 
