@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from sheetscan.vision._arrays import F64, U8, u8
+from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._quad import FrameCandidate, find_frames, segment_coverage, side_coverage, without_rims
 
 __all__ = ["apart", "choose_frame", "closed", "frame_candidates", "frame_inside", "votes", "whole"]
@@ -318,10 +318,31 @@ def _bridged(inner_seen: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate,
     # which are its own).
     shared = {int(i): int(np.argmin(distance[i])) for i in range(4) if distance[i].min() < 0.015 * size}
     free = [k for k in range(4) if k not in shared.values()]
-    shares = [min(segment_coverage(ink, inner[i], frame.quad[min(free, key=lambda k: distance[i, k])],
-                                   tolerance=tolerance) for ink in ((mask, own) if own_ink else (mask,)))
+    shares = [_joined(inner[i], frame.quad[min(free, key=lambda k: distance[i, k])], mask,
+                      own if own_ink else None, tolerance)
               for i in range(4) if i not in shared and free]
     return bool(shares) and float(np.mean(shares)) >= 0.7
+
+
+def _joined(a: F64, b: F64, mask: U8, own: U8 | None, tolerance: float) -> float:
+    """The share of the segment a → b along ink (`segment_coverage`) in `mask`, where it is a line there
+    (bare paper beside it: its share beside it, 3 tolerances off either side, under it by 0.5) or is
+    also along ink in `own` (when given); else the smaller of the two shares.
+
+    Decision: a line standing clear of the paper beside it counts in the outer outline's ink alone,
+    because the frame's own sides running on past a part of it are seen there and may be missed at the
+    part's level (a thin pencil frame, bench_styles seed 13000, thin, photo 6), while a grid lies
+    beside the segment as much as on it.
+    """
+    share = segment_coverage(mask, a, b, tolerance=tolerance)
+    if own is None:
+        return share
+    d = f64(b) - f64(a)
+    normal = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-9) * 3 * tolerance
+    beside = max(segment_coverage(mask, a + k * normal, b + k * normal, tolerance=tolerance) for k in (-1, 1))
+    if share - beside >= 0.5:
+        return share
+    return min(share, segment_coverage(own, a, b, tolerance=tolerance))
 
 
 def votes(frame: FrameCandidate, frames: list[FrameCandidate], size: int) -> int:
