@@ -94,3 +94,21 @@ def test_sides_running_on_to_a_bigger_outline_still_join_it() -> None:
     rim = FrameCandidate(_RIM, 1.0, _area(_RIM), ())
     frame = FrameCandidate(_DRAWN, 1.0, _area(_DRAWN), ())
     assert choose_frame([(rim, lines), (frame, lines.copy())])[0] is rim
+
+
+def test_a_frame_whose_sides_run_on_only_in_its_own_ink_is_not_lost_to_its_part() -> None:
+    # The frame and a spoke across it (the part below the spoke, over half the frame, seen at a level that
+    # misses the frame's faint upper sides). The frame's sides run on from the part's corners as clean
+    # lines (bare paper beside them) in the frame's ink: the frame stays, though the part's own ink does
+    # not show them (bench_styles seed 13000, thin, photo 6 on 58eb7da, which looked for them in both).
+    frame_ink = np.zeros(_SHAPE, np.uint8)
+    cv2.polylines(frame_ink, [_DRAWN.astype(np.int32)], True, 255, 2)
+    cut = np.array([_DRAWN[0] + 0.3 * (_DRAWN[3] - _DRAWN[0]), _DRAWN[1] + 0.1 * (_DRAWN[2] - _DRAWN[1])])
+    cv2.line(frame_ink, _pt(cut[0]), _pt(cut[1]), 255, 2)
+    part = np.array([cut[0], cut[1], _DRAWN[2], _DRAWN[3]])
+    part_ink = np.zeros(_SHAPE, np.uint8)
+    cv2.polylines(part_ink, [part.astype(np.int32)], True, 255, 2)
+    frame = FrameCandidate(_DRAWN, 1.0, _area(_DRAWN), ())
+    lower = FrameCandidate(part, 1.0, _area(part), ())
+    assert _area(part) > 0.5 * _area(_DRAWN)
+    assert choose_frame([(frame, frame_ink), (lower, part_ink)])[0] is frame
