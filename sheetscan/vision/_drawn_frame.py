@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
-from sheetscan.vision._arrays import F64, U8, u8
+from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._quad import FrameCandidate, find_frames, segment_coverage, side_coverage, without_rims
 
 __all__ = ["apart", "choose_frame", "closed", "frame_candidates", "frame_inside", "votes", "whole"]
@@ -77,7 +78,91 @@ def frame_candidates(mask: U8, dark: U8, *, sharp_cut: bool = False) -> list[tup
         sharp = _paper_only(mask, dark, sharp=True)
         if sharp is not None:
             frames += _best_and_whole(find_frames(sharp, gray=dark), sharp)
-    return frames
+    return [_inside_ruling(frame, dark) for frame in frames]
+
+
+_RULED = 4
+"""Lines running edge to edge of an outline, all one way, that make it the ruling of the paper."""
+
+
+def _inside_ruling(found: tuple[FrameCandidate, U8], dark: U8) -> tuple[FrameCandidate, U8]:
+    """The outline found inside `found` once the paper's ruling is erased from its ink, when `found` is
+    the ruled part of the paper; else `found` itself.
+
+    Decision: an outline crossed from side to opposite side by `_RULED` or more parallel lines is the
+    paper's ruling (the rulings of lined or squared paper run from one edge of the paper to the other,
+    and join the frame, the paper's edges and the first and last rulings into one outline), not the
+    drawn frame: no line of a drawn sheet crosses its frame edge to edge. The frame is then the whole
+    outline left inside it (up to 2.5 % of the size past it: the frame's side may lie just beyond the
+    first or last ruling), over half its area, once those lines are erased (where no drawn line crosses
+    them); when none is left, the outline stays as found (bench_styles seed 11000, photo 5: a pencil
+    frame on lined paper read as the block of rulings between the paper's edges, in 9 of 10 styles).
+    Rulings are looked for in rows of the outline seen straight on (its homography), so only rulings
+    nearly parallel to two of its sides are found; tried and dropped: a straight-line search (Hough)
+    that also finds rulings slanting across the outline, four times slower on a sheet's ink for two
+    photos more.
+    """
+    frame, mask = found
+    if frame.touches:
+        return found
+    erase = _ruling(mask, frame.quad)
+    if erase is None:
+        return found
+    cleaned = closed(u8(cv2.bitwise_and(mask, cv2.bitwise_not(erase))))
+    size = max(mask.shape)
+    inside = [c for c in find_frames(cleaned, gray=dark)
+              if whole(c) and c.area > 0.5 * frame.area and _within(c.quad, frame.quad, 0.025 * size)]
+    return (max(inside, key=lambda c: c.area), cleaned) if inside else found
+
+
+def _ruling(mask: U8, quad: F64) -> U8 | None:
+    """The lines of `mask` that run edge to edge of the outline `quad` (seen straight on), when
+    `_RULED` or more of them run one way, as a mask of the pixels to erase (where no drawn line
+    crosses them); None when the outline is not ruled."""
+    width = round(float(np.hypot(*(quad[1] - quad[0])) + np.hypot(*(quad[2] - quad[3]))) / 2)
+    height = round(float(np.hypot(*(quad[3] - quad[0])) + np.hypot(*(quad[2] - quad[1]))) / 2)
+    if min(width, height) < 50:
+        return None
+    rect = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32)
+    to_rect = cv2.getPerspectiveTransform(quad.astype(np.float32), rect)
+    seen = u8(cv2.warpPerspective(mask, to_rect, (width, height), flags=cv2.INTER_NEAREST))
+    erase = np.zeros_like(seen)
+    ruled = False
+    for transposed in (False, True):
+        m = np.ascontiguousarray(seen.T) if transposed else seen
+        rows, cols = m.shape
+        # A ruling may slant by a pixel or two across the outline and break into dashes at a faint level.
+        gap = max(3, round(0.01 * cols))
+        thick = cv2.dilate(m, np.ones((3, 1), np.uint8))
+        thick = cv2.morphologyEx(thick, cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
+        on = thick > 0
+        end = max(2, round(0.02 * cols))
+        full = (on.mean(axis=1) >= 0.9) & on[:, :end].any(axis=1) & on[:, -end:].any(axis=1)
+        lines = [(a, b) for a, b in _runs(full) if b - a + 1 <= max(4, round(0.01 * rows))]
+        inner = [(a, b) for a, b in lines if 0.03 * rows < (a + b) / 2 < 0.97 * rows]
+        if len(inner) < _RULED:
+            continue
+        ruled = True
+        out = np.zeros_like(m)
+        for a, b in lines:
+            out[max(0, a - 2):b + 3] = m[max(0, a - 2):b + 3]
+        # A drawn line crossing a ruling has ink a little above and below it there: kept.
+        d = max(3, round(0.006 * rows))
+        near = cv2.dilate(m, np.ones((1, 2 * d + 1), np.uint8))
+        above, under = np.zeros_like(m), np.zeros_like(m)
+        above[d:], under[:-d] = near[:-d], near[d:]
+        out = u8(cv2.bitwise_and(out, cv2.bitwise_not(cv2.bitwise_and(above, under))))
+        erase = u8(cv2.bitwise_or(erase, out.T if transposed else out))
+    if not ruled:
+        return None
+    return u8(cv2.warpPerspective(erase, to_rect, (mask.shape[1], mask.shape[0]),
+                                  flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP))
+
+
+def _runs(on: NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """The (first, last) index of each run of True in `on`."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], on.astype(np.int8), [0]))))
+    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def closed(mask: U8) -> U8:
@@ -124,7 +209,7 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCand
     order = sorted(range(len(clear)), key=lambda i: (-seen[i], -clear[i][0].area))
     best = _straightest(clear, order, size)
     for i in order:
-        if i != best and seen[i] >= seen[best] - 1 and frame_inside(clear[i][0], clear[best], size):
+        if i != best and seen[i] >= seen[best] - 1 and frame_inside(clear[i], clear[best], size):
             best = i
     # Decision: an outline lying within a bigger one whose sides run on from its corners to the bigger
     # one's is part of that frame closed off by a line drawn across it (a whist band's side, a spoke),
@@ -136,17 +221,21 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCand
     # of rulings or paper (`frame_inside`), and on lined paper the frame's sides run on along the rulings
     # to such an outline (bench_styles seed 8000, photo 0, in five styles).
     for i in order:
-        if clear[best][0].area < 0.5 * clear[i][0].area and _closed_off(clear[best][0], clear[i], size):
+        if clear[best][0].area < 0.5 * clear[i][0].area and _closed_off(clear[best], clear[i], size):
             best = i
     return clear[best]
 
 
-def _closed_off(inner: FrameCandidate, outer: tuple[FrameCandidate, U8], size: int) -> bool:
+def _closed_off(inner: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, U8], size: int) -> bool:
     """Whether `inner` is part of the `outer` outline closed off by a line inside it: within it (up to 1 %
-    of the size), not the same outline, and the outer one's drawn lines running on from its corners to
-    the outer one's (`_bridged`)."""
-    same = float(np.hypot(*(inner.quad - outer[0].quad).T).max()) < 0.015 * size
-    return not same and _within(inner.quad, outer[0].quad, 0.01 * size) and _bridged(inner.quad, outer, size)
+    of the size), not the same outline, and drawn lines running on from its corners to the outer one's
+    (`_bridged`)."""
+    # Decision: here the lines are looked for in the outer outline's ink only, because they are its own
+    # sides and spokes (the inner outline was seen at a level without them: the frame crowded by big
+    # writing at its level, bench_styles seed 6000, big, photo 2).
+    same = float(np.hypot(*(inner[0].quad - outer[0].quad).T).max()) < 0.015 * size
+    return not same and _within(inner[0].quad, outer[0].quad, 0.01 * size) \
+        and _bridged(inner, outer, size, own_ink=False)
 
 
 def _merged_into(crowded: FrameCandidate, clean: FrameCandidate, size: int) -> bool:
@@ -172,13 +261,13 @@ def _within(inner: F64, outer: F64, slack: float) -> bool:
     return all(cv2.pointPolygonTest(polygon, (float(x), float(y)), True) >= -slack for x, y in inner)
 
 
-def frame_inside(inner: FrameCandidate, outer: tuple[FrameCandidate, U8], size: int) -> bool:
+def frame_inside(inner: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, U8], size: int) -> bool:
     """True when `inner` is a drawn frame seen inside the `outer` outline: nested in it, over half its
     area, not the same outline, and no drawn line crossing the gap between them (`_bridged`)."""
-    nested = _within(inner.quad, outer[0].quad, 0.0)
-    same = float(np.hypot(*(inner.quad - outer[0].quad).T).max()) < 0.015 * size
-    return nested and not same and 0.5 * outer[0].area < inner.area < outer[0].area \
-        and not _bridged(inner.quad, outer, size)
+    nested = _within(inner[0].quad, outer[0].quad, 0.0)
+    same = float(np.hypot(*(inner[0].quad - outer[0].quad).T).max()) < 0.015 * size
+    return nested and not same and 0.5 * outer[0].area < inner[0].area < outer[0].area \
+        and not _bridged(inner, outer, size)
 
 
 def apart(inner: F64, outer: F64, size: int) -> bool:
@@ -204,14 +293,23 @@ def _straightest(clear: list[tuple[FrameCandidate, U8]], order: list[int], size:
     return best if straight[best] >= straight[order[0]] + 0.3 else order[0]
 
 
-def _bridged(inner: F64, outer: tuple[FrameCandidate, U8], size: int) -> bool:
-    """True when drawn lines run from `inner`'s corners on to the `outer` outline's corners.
+def _bridged(inner_seen: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, U8], size: int, *,
+             own_ink: bool = True) -> bool:
+    """True when drawn lines run from the `inner` outline's corners on to the `outer` outline's corners.
 
     Where the two differ by one side, those are the frame's other two sides going on past a line
     inside it (a ruling, a grid line, a drawn line) taken as a side; where they differ all round, the
     spokes from an inner rectangle's corners. A paper's edge around the frame, or a ruling the frame's
     sides stop short of, has bare paper there.
+    Decision: a line counts only where it is seen both in the ink the outer outline was found in and
+    in the ink the inner one was found in, because the lines that join them are drawn with the pen of
+    the inner outline's own lines, while the ink level of the outer one may also show the paper's
+    grid, which lies near any segment drawn across squared paper: a faint pencil frame on squared
+    paper (grid seen in dots at the paper rim's level, none at the frame's) was "bridged" to the
+    paper's rim by the grid and lost to it (bench_styles seed 11000, photo 2). `own_ink=False`: in the
+    outer outline's ink only.
     """
+    inner, own = inner_seen[0].quad, inner_seen[1]
     frame, mask = outer
     tolerance = max(2.0, 0.006 * size)
     distance = np.hypot(*(inner[:, None, :] - frame.quad[None, :, :]).transpose(2, 0, 1))
@@ -220,10 +318,31 @@ def _bridged(inner: F64, outer: tuple[FrameCandidate, U8], size: int) -> bool:
     # which are its own).
     shared = {int(i): int(np.argmin(distance[i])) for i in range(4) if distance[i].min() < 0.015 * size}
     free = [k for k in range(4) if k not in shared.values()]
-    shares = [segment_coverage(mask, inner[i], frame.quad[min(free, key=lambda k: distance[i, k])],
-                               tolerance=tolerance)
+    shares = [_joined(inner[i], frame.quad[min(free, key=lambda k: distance[i, k])], mask,
+                      own if own_ink else None, tolerance)
               for i in range(4) if i not in shared and free]
     return bool(shares) and float(np.mean(shares)) >= 0.7
+
+
+def _joined(a: F64, b: F64, mask: U8, own: U8 | None, tolerance: float) -> float:
+    """The share of the segment a → b along ink (`segment_coverage`) in `mask`, where it is a line there
+    (bare paper beside it: its share beside it, 3 tolerances off either side, under it by 0.5) or is
+    also along ink in `own` (when given); else the smaller of the two shares.
+
+    Decision: a line standing clear of the paper beside it counts in the outer outline's ink alone,
+    because the frame's own sides running on past a part of it are seen there and may be missed at the
+    part's level (a thin pencil frame, bench_styles seed 13000, thin, photo 6), while a grid lies
+    beside the segment as much as on it.
+    """
+    share = segment_coverage(mask, a, b, tolerance=tolerance)
+    if own is None:
+        return share
+    d = f64(b) - f64(a)
+    normal = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-9) * 3 * tolerance
+    beside = max(segment_coverage(mask, a + k * normal, b + k * normal, tolerance=tolerance) for k in (-1, 1))
+    if share - beside >= 0.5:
+        return share
+    return min(share, segment_coverage(own, a, b, tolerance=tolerance))
 
 
 def votes(frame: FrameCandidate, frames: list[FrameCandidate], size: int) -> int:

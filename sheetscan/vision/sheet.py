@@ -246,7 +246,7 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
             # `choose_frame` decides for two whole ones. (One sharing corners with it is the frame
             # with a faint corner cut off.)
             chosen = choose_frame(last)
-            inside = [c for c in part_drawn if frame_inside(c[0], chosen, size)
+            inside = [c for c in part_drawn if frame_inside(c, chosen, size)
                       and apart(c[0].quad, chosen[0].quad, size)]
             candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
     if candidates:
