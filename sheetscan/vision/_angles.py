@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._steps import LONGEST
-from sheetscan.vision._totals import _OTHER_WAY, _way_token, _ways
+from sheetscan.vision._totals import OTHER_WAY, cut_ways, way_token
 from sheetscan.vision.recognise import NumberReading
 
 if TYPE_CHECKING:
@@ -261,7 +261,7 @@ def circle_number(candidates: Candidates, chosen: tuple[int, Sequence[NumberToke
                   several: float = _SEVERAL_DIGITS) -> tuple[int, tuple[NumberToken, ...]]:
     """The angle the circle is written at and its one number, the pulka target, cut the way it reads
     best as one: every number of the circle (not crossed out) at every angle, read every way its
-    glyphs may be cut (`_totals._ways`, the first way with no cost and the others `_OTHER_WAY`),
+    glyphs may be cut (`_totals.cut_ways`, the first way with no cost and the others `OTHER_WAY`),
     scored by its log-confidence plus `several` for two or more digits; a reading of 0, with a
     leading zero (a number read upside down ends with its last digit, often 0, in front) or of more
     than `LONGEST` digits is no target. The number is cut that way only, so that nothing cuts it
@@ -269,7 +269,13 @@ def circle_number(candidates: Candidates, chosen: tuple[int, Sequence[NumberToke
     could be a target, `chosen` as it is.
 
     The other ways are read only when the first ways leave a target they could beat (none scores
-    above `_OTHER_WAY` + `several`): a circle whose number reads surely costs no other crop.
+    above `OTHER_WAY` + `several`): a circle whose number reads surely costs no other crop.
+
+    Decision: the circle holds one number, so it is not chosen like a zone's (running totals read
+    confidently and in order): at the wrong angle its writing falls apart ("20" a quarter turned: a
+    sure "2" and a sure "0", or one stack that reads a sure "8"; upside down: "02"), and a piece of
+    the circle's own line left in its ink reads as a sure "1" that spoilt the right angle's score
+    (bench_styles 11001 far and jpeg: the target read as 1).
     """
     order = [chosen] + [c for c in candidates if c[0] != chosen[0]]
     firsts: list[tuple[int, float, NumberToken]] = []
@@ -278,13 +284,13 @@ def circle_number(candidates: Candidates, chosen: tuple[int, Sequence[NumberToke
         for token in numbers:
             if token.crossed_out:
                 continue
-            for w, way in enumerate(_ways(token) if token.glyph_cuts else [()]):
+            for w, way in enumerate(cut_ways(token) if token.glyph_cuts else [()]):
                 cut = token if not way else replace(
-                    _way_token(token, way) if w else token,
+                    way_token(token, way) if w else token,
                     glyph_cuts=tuple((boxes,) for boxes in way), glyph_joins=())
-                (others if w else firsts).append((k, _OTHER_WAY if w else 0.0, cut))
+                (others if w else firsts).append((k, OTHER_WAY if w else 0.0, cut))
     best = _best_target(firsts, cache, several, None)
-    if best is None or best[0] < _OTHER_WAY + several:
+    if best is None or best[0] < OTHER_WAY + several:
         best = _best_target(others, cache, several, best)
     if best is None:
         return chosen[0], tuple(chosen[1])

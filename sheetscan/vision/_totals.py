@@ -37,7 +37,7 @@ Moves = Callable[[list[tuple[bool, bool, list["NumberToken"]]], dict[int, tuple[
                   dict[int, NumberReading]], dict[int, tuple[Part, ...]]]
 """Changes to the chosen parts of a zone's numbers across tokens (`_regroup.regroup`): given the
 sequences, the parts chosen so far (by token id) and the first readings, the parts after it."""
-_OTHER_WAY = -0.05
+OTHER_WAY = -0.05
 """Log-likelihood prior of a way of cutting other than the first (the likeliest by width)."""
 _ALTERNATIVE_COST = 1.0
 """Log-likelihood cost of reading a number as other than the recogniser's likeliest value (see
@@ -89,7 +89,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                     strict=True))
     for token in tokens:
         if id(token) in needed:
-            ways = _ways(token)
+            ways = cut_ways(token)
             splittable = id(token) in split_ok and not token.crossed_out and len(token.glyph_cuts) > 1
         elif id(token) in wide:
             ways, splittable = wide[id(token)], False
@@ -98,7 +98,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
         if len(ways) == 1 and not splittable:
             continue
         for w, way in enumerate(ways):
-            jobs.append((id(token), 2 * w, _way_token(token, way)))
+            jobs.append((id(token), 2 * w, way_token(token, way)))
             if splittable:
                 for k in range(1, len(way)):
                     sides = [tuple(box for glyph in side for box in glyph) for side in (way[:k], way[k:])]
@@ -118,7 +118,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             habitual = [t for t in sequence if id(t) not in options and not t.crossed_out and t.glyph_cuts]
             habit = dict(zip(map(id, habitual), _read_ones([(t, wide_ways(t, habit=True)) for t in habitual],
                                                            cache), strict=True))
-            more = [(id(t), 2 * w, _way_token(t, way)) for t in sequence if len(habit.get(id(t), ())) > 1
+            more = [(id(t), 2 * w, way_token(t, way)) for t in sequence if len(habit.get(id(t), ())) > 1
                     for w, way in enumerate(habit[id(t)])]
             if more:
                 options.update(_read_ways(more, cache, habit=True))
@@ -204,7 +204,7 @@ def _read_ones(found: list[tuple[NumberToken, list[Way]]], cache: DigitCache) ->
     if not getattr(cache.recognizer, "reads_by_digit", False):
         return [ways for _, ways in found]
     asked = [(token, box) for token, ways in found for way in ways[1:] for box in one_boxes(token, way)]
-    read = cache.read([_way_token(token, ((box,),)) for token, box in asked])
+    read = cache.read([way_token(token, ((box,),)) for token, box in asked])
     ones = {(id(token.image.gray), box): bool(reading.digits) and bool(reading.digits[0].candidates)
             and reading.digits[0].candidates[0][0] == 1
             for (token, box), reading in zip(asked, read, strict=True)}
@@ -213,7 +213,7 @@ def _read_ones(found: list[tuple[NumberToken, list[Way]]], cache: DigitCache) ->
             for token, ways in found]
 
 
-def _way_token(token: NumberToken, way: Way) -> NumberToken:
+def way_token(token: NumberToken, way: Way) -> NumberToken:
     """The token with its digit boxes cut `way`."""
     boxes = tuple(box for glyph in way for box in glyph)
     return replace(token, image=NumberImage(gray=token.image.gray, digit_boxes=boxes))
@@ -234,7 +234,7 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken]], cache: DigitCache, *,
     for (key, kind, token), reading in zip(jobs, shared, strict=True):
         found = options.setdefault(key, [])
         # The likeliest cut by width is the first way: among equals it stays.
-        prior = 0.0 if not found else _OTHER_WAY
+        prior = 0.0 if not found else OTHER_WAY
         if len(token.image.digit_boxes) > LONGEST:
             prior -= 3.0
         score = math.log(max(reading.confidence, 1e-6))
@@ -256,11 +256,11 @@ def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading],
     `sure`, and both neighbours of every step between totals that costs (`step_cost`) in the zone's
     better direction.
 
-    Why the others may keep their first way: every other way scores at most `_OTHER_WAY` (its
-    log-confidence is at most 0), below a first way read at least exp(`_OTHER_WAY`); a number whose
+    Why the others may keep their first way: every other way scores at most `OTHER_WAY` (its
+    log-confidence is at most 0), below a first way read at least exp(`OTHER_WAY`); a number whose
     steps to both neighbours cost nothing gains nothing from a change either.
     """
-    need = {id(t) for t in sequence if readings[id(t)].confidence < max(sure, math.exp(_OTHER_WAY))}
+    need = {id(t) for t in sequence if readings[id(t)].confidence < max(sure, math.exp(OTHER_WAY))}
     kept = [t for t in sequence if not t.crossed_out]
     values = [readings[id(t)].value for t in kept]
     best: list[float] | None = None
@@ -299,13 +299,13 @@ def part_token(token: NumberToken, boxes: tuple[_group.Box, ...]) -> NumberToken
                    glyph_cuts=())
 
 
-def _ways(token: NumberToken, *, most: int = 12) -> list[tuple[tuple[_group.Box, ...], ...]]:
+def cut_ways(token: NumberToken, *, most: int = 12) -> list[tuple[tuple[_group.Box, ...], ...]]:
     """Every way of cutting the token's glyphs (at most `most`), as each glyph's digit boxes, the way
     in `token.image` first, then the ways that join two neighbouring glyphs into one digit
     (`glyph_joins`: the first of the two gets the joined box, the second none)."""
     ways: list[tuple[tuple[_group.Box, ...], ...]] = []
     # Decision: joined ways are only ever read here, for a number that is unsure or out of step with
-    # its neighbours (`_needs_ways`), and they compete like any other way (with `_OTHER_WAY`), because
+    # its neighbours (`_needs_ways`), and they compete like any other way (with `OTHER_WAY`), because
     # two overlapping glyphs may as well be two digits written close: the reading and the running
     # totals decide, never the overlap alone.
     for g, box in token.glyph_joins:

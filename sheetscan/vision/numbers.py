@@ -557,20 +557,6 @@ def _unturn(point: tuple[float, float], turns: int, shape: tuple[int, ...],
 
 # --- recognition and the choice of angle -------------------------------------------------------------
 
-def _circle_angle(block: ZoneTokens, chosen: tuple[int, Sequence[NumberToken]], cache: DigitCache
-                  ) -> tuple[int, Sequence[NumberToken]]:
-    """The circle's writing angle and its one number, the pulka target, cut as it reads best as one
-    (`_angles.circle_number`); `chosen` is the angle `choose_angles` chose for it as for any block.
-
-    Decision: the circle holds one number, so it is not chosen like a zone's (running totals read
-    confidently and in order): at the wrong angle its writing falls apart ("20" a quarter turned: a
-    sure "2" and a sure "0", or one stack that reads a sure "8"; upside down: "02"), and a piece of
-    the circle's own line left in its ink reads as a sure "1" that spoilt the right angle's score
-    (bench_styles 11001 far and jpeg: the target read as 1).
-    """
-    return circle_number(block.candidates, chosen, cache)
-
-
 def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     """Read every zone's numbers, choosing each block's writing angle by what reads best."""
     blocks = list(tokens.blocks)
@@ -584,7 +570,7 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
     chosen = choose_angles([(b.candidates, b.rising) for b in blocks], cache, sample=_SAMPLE,
                            bonus=_USUAL_BONUS)
     if tokens.target is not None:
-        chosen[-1] = _circle_angle(tokens.target, chosen[-1], cache)
+        chosen[-1] = circle_number(tokens.target.candidates, chosen[-1], cache)
     every = [t for _, numbers in chosen for t in numbers]
     readings = dict(zip(map(id, every), cache.read(every), strict=True))
     # Third pass: numbers with glyphs that could be cut more than one way are read every way, and
