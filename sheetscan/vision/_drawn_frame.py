@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
+from sheetscan.vision._lines import runs_of, without_crossed
 from sheetscan.vision._quad import FrameCandidate, find_frames, segment_coverage, side_coverage, without_rims
 
 __all__ = ["apart", "choose_frame", "closed", "frame_candidates", "frame_inside", "votes", "whole"]
@@ -138,7 +138,7 @@ def _ruling(mask: U8, quad: F64) -> U8 | None:
         on = thick > 0
         end = max(2, round(0.02 * cols))
         full = (on.mean(axis=1) >= 0.9) & on[:, :end].any(axis=1) & on[:, -end:].any(axis=1)
-        lines = [(a, b) for a, b in _runs(full) if b - a + 1 <= max(4, round(0.01 * rows))]
+        lines = [(a, b) for a, b in runs_of(full) if b - a + 1 <= max(4, round(0.01 * rows))]
         inner = [(a, b) for a, b in lines if 0.03 * rows < (a + b) / 2 < 0.97 * rows]
         if len(inner) < _RULED:
             continue
@@ -148,21 +148,12 @@ def _ruling(mask: U8, quad: F64) -> U8 | None:
             out[max(0, a - 2):b + 3] = m[max(0, a - 2):b + 3]
         # A drawn line crossing a ruling has ink a little above and below it there: kept.
         d = max(3, round(0.006 * rows))
-        near = cv2.dilate(m, np.ones((1, 2 * d + 1), np.uint8))
-        above, under = np.zeros_like(m), np.zeros_like(m)
-        above[d:], under[:-d] = near[:-d], near[d:]
-        out = u8(cv2.bitwise_and(out, cv2.bitwise_not(cv2.bitwise_and(above, under))))
+        out = without_crossed(out, m, off=d, reach=d)
         erase = u8(cv2.bitwise_or(erase, out.T if transposed else out))
     if not ruled:
         return None
     return u8(cv2.warpPerspective(erase, to_rect, (mask.shape[1], mask.shape[0]),
                                   flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP))
-
-
-def _runs(on: NDArray[np.bool_]) -> list[tuple[int, int]]:
-    """The (first, last) index of each run of True in `on`."""
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], on.astype(np.int8), [0]))))
-    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def closed(mask: U8) -> U8:

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
-from sheetscan.vision._lines import opening
+from sheetscan.vision._lines import opening, runs_of, without_crossed
 
 __all__ = ["Measured", "Ring", "fit_ring", "line_masks", "measure", "without_rulings"]
 
@@ -222,12 +222,6 @@ def _circle_coverage(mask: U8, cx: float, cy: float, r: float, samples: int = 90
     return float(hit.mean())
 
 
-def _runs(on: NDArray[np.bool_]) -> list[tuple[int, int]]:
-    """The (first, last) index of each run of True in `on`."""
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], on.astype(np.int8), [0]))))
-    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
-
-
 def without_rulings(mask: U8, frame: tuple[float, float, float, float], slack: int) -> U8:
     """`mask` without the paper's own straight lines: the rulings of lined or squared paper, a fold or
     the ruled margin, wherever they show at the lines' level (a fine pen's lines are as faint as they).
@@ -249,10 +243,7 @@ def without_rulings(mask: U8, frame: tuple[float, float, float, float], slack: i
             continue
         # A drawn line crossing the paper's line has ink a little above and below it there: kept.
         d = widest // 2 + 2
-        near = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_RECT, (4 * d + 1, 1)))
-        above, under = np.zeros_like(m), np.zeros_like(m)
-        above[d:], under[:-d] = near[:-d], near[d:]
-        erase = u8(cv2.bitwise_and(erase, cv2.bitwise_not(cv2.bitwise_and(above, under))))
+        erase = without_crossed(erase, m, off=d, reach=2 * d)
         out = u8(cv2.bitwise_and(out, cv2.bitwise_not(erase.T if transposed else erase)))
     return out
 
@@ -274,10 +265,10 @@ def _lines_across(m: U8, lo: float, hi: float, slack: int) -> tuple[U8, int]:
         # digit), no wider than a line; and the rows under wider runs (the strip hidden there).
         share = (opening(np.ascontiguousarray(thick[:, x0:x0 + width]), run) > 0).mean(axis=1)
         hidden = np.zeros(h, bool)
-        for r0, r1 in _runs(share >= 0.5):
+        for r0, r1 in runs_of(share >= 0.5):
             if r1 - r0 + 1 > 3 * slack:  # (and a line at its edge, cut short where the strip's hidden)
                 hidden[max(0, r0 - slack):r1 + slack + 1] = True
-        return [r for r in _runs(share >= 0.8) if r[1] - r[0] + 1 <= 3 * slack], hidden
+        return [r for r in runs_of(share >= 0.8) if r[1] - r[0] + 1 <= 3 * slack], hidden
 
     near_x, far_x = 1, w - 1 - width
     near_in, far_in = int(lo + 2 * slack), int(hi - 2 * slack)

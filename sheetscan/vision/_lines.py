@@ -12,7 +12,7 @@ __all__ = [
     "INK_REACH", "INK_STRONG", "INK_WEAK", "at_least", "below", "dark_mask", "dark_ratio", "fit_line",
     "hanging_pieces", "hysteresis", "ink_at", "intersect",
     "line_through", "local_ink", "long_blobs", "nearest_run_spans", "nearest_runs", "opening",
-    "point_line_distance", "seeded",
+    "point_line_distance", "runs_of", "seeded", "without_crossed",
 ]
 
 
@@ -234,3 +234,18 @@ def nearest_run_spans(ink: NDArray[np.bool_], offsets: F64, max_len: int
     end = next_gap[np.arange(rows), nearest]
     valid = has_ink & (end - start <= max_len)
     return f64(offsets[np.clip(start, 0, n - 1)]), f64(offsets[np.clip(end - 1, 0, n - 1)]), valid
+
+
+def runs_of(on: NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """The (first, last) index of each run of True in `on`."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], on.astype(np.int8), [0]))))
+    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def without_crossed(erase: U8, mask: U8, *, off: int, reach: int) -> U8:
+    """`erase` (row-wise lines of `mask` to be taken out) except where a drawn line crosses them: there
+    `mask` has ink `off` rows above and `off` rows below, within `reach` columns either side."""
+    near = cv2.dilate(mask, np.ones((1, 2 * reach + 1), np.uint8))
+    above, under = np.zeros_like(mask), np.zeros_like(mask)
+    above[off:], under[:-off] = near[:-off], near[off:]
+    return u8(cv2.bitwise_and(erase, cv2.bitwise_not(cv2.bitwise_and(above, under))))
