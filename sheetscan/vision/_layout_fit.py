@@ -481,7 +481,8 @@ def _least_squares_circle(points: F64) -> tuple[float, float, float]:
 
 
 def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: float,
-             exclude: U8 | None = None, tries: int = 160, bins: int = 48, shift: float = 0.6) -> Ring | None:
+             exclude: U8 | None = None, tries: int = 160, bins: int = 48, shift: float = 0.6,
+             around: bool = False) -> Ring | None:
     """The drawn circle near `expected` (cx, cy, r), fitted to its own ink by RANSAC, or None.
 
     A freehand circle is seldom where the layout's model puts it, nor exactly its size. The ink
@@ -492,7 +493,15 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
     The stroke's own width is then measured from the ink across the fitted ring. The ring's centre may
     lie up to `shift` radii from the expected one; a larger `shift` samples the ink further out (and
     further in) alike.
+
+    With `around`, the ring is instead the closed curve of ink nearest around the expected centre, of
+    whatever size (from 0.6 to 2.2 times the expected radius) and freehand shape: the hole in the ink
+    (its gaps of about a line's width closed) that holds the centre, with the target written inside it
+    filled in, is taken when it is round enough to be a drawn circle, and the ring's ink is fitted
+    around it as above.
     """
+    if around:
+        return _ring_around(mask, expected, line_width=line_width, exclude=exclude, bins=bins)
     ex, ey, er = expected
     h, w = mask.shape
     # Decision: the defaults (centre within 0.6 radii, ink from 0.5 to 1.6 radii out) are the ones
@@ -537,7 +546,15 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
         i = int(np.argmax(score))
         if score[i] > best_score:
             best, best_score = start + i, float(score[i])
-    cx, cy, cr = float(ux[best]), float(uy[best]), float(ur[best])
+    return _refined(pts, (float(ux[best]), float(uy[best]), float(ur[best])), er, tol=tol, bins=bins)
+
+
+def _refined(pts: F64, start: tuple[float, float, float], er: float, *, tol: float, bins: int,
+             limits: tuple[float, float] = (0.6, 1.5)) -> Ring | None:
+    """The ring through the ink points `pts` near the circle `start`, refined by least squares on its
+    inliers, with its stroke's measured width; None when it is seen less than half the way round or its
+    radius is not within `limits` times the expected radius `er`."""
+    cx, cy, cr = start
     for _ in range(3):
         on = np.abs(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) - cr) <= 1.5 * tol
         if on.sum() < 12:
@@ -547,7 +564,7 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
     on = np.abs(radial - cr) <= 2 * tol
     angle = np.arctan2(pts[on, 1] - cy, pts[on, 0] - cx)
     coverage = len(np.unique(((angle + np.pi) / (2 * np.pi) * bins).astype(int) % bins)) / bins
-    if coverage < 0.5 or not 0.6 * er < cr < 1.5 * er:
+    if coverage < 0.5 or not limits[0] * er < cr < limits[1] * er:
         return None
     # The stroke's extent across the ring: its inner and outer edges in each sector, the median
     # over sectors (a spoke's end or a digit touching the ring sits in a few sectors only).
@@ -557,3 +574,80 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
     inner = float(np.median([e[0] for e in edges]))
     outer = float(np.median([e[1] for e in edges]))
     return Ring(cx=cx, cy=cy, r=cr, inner=min(inner, cr - 1.0), outer=max(outer, cr + 1.0), coverage=coverage)
+
+
+def _ring_around(mask: U8, expected: tuple[float, float, float], *, line_width: float, exclude: U8 | None,
+                 bins: int) -> Ring | None:
+    """The closed curve of ink nearest around the expected centre, fitted as a ring (`fit_ring`'s
+    `around`), or None when the hole there is not a drawn circle's."""
+    ex, ey, er = expected
+    h, w = mask.shape
+    far = 2.5 * er
+    x0, x1 = max(0, int(ex - far)), min(w, int(ex + far) + 1)
+    y0, y1 = max(0, int(ey - far)), min(h, int(ey + far) + 1)
+    if x1 - x0 < 8 or y1 - y0 < 8 or not (x0 <= ex < x1 and y0 <= ey < y1):
+        return None
+    ink = np.ascontiguousarray(mask[y0:y1, x0:x1])
+    # Decision: gaps of up to about a line's width are closed, because a freehand ring is seldom
+    # closed exactly where its stroke began, nor where a spoke meets it; a wider gap lets the hole
+    # run out into the gora's cells, and then no ring is taken here.
+    close = max(3, round(line_width)) | 1
+    closed = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
+    paper = u8(np.where(closed > 0, np.uint8(0), np.uint8(255)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
+    centre = (float(ex - x0), float(ey - y0))
+    best: tuple[float, NDArray[np.int32]] | None = None
+    for label in range(1, count):
+        left, top, bw, bh = (int(v) for v in stats[label, :4])
+        if (min(bw, bh) < 1.2 * er or not left <= centre[0] <= left + bw or not top <= centre[1] <= top + bh):
+            continue  # cannot hold the centre, or too small to be the ring's hole
+        region = u8(np.where(labels == label, np.uint8(255), np.uint8(0)))
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outline = max(contours, key=cv2.contourArea)
+        area = cv2.contourArea(outline)
+        # Only a hole holding the centre (the target written inside it filled in), big enough not
+        # to be a digit's own loop and not the gora's cells (nor the whole sheet).
+        if not 0.6 * er < math.sqrt(area / math.pi) < 2.2 * er:
+            continue
+        if cv2.pointPolygonTest(outline, centre, False) < 0:
+            continue
+        xs, ys, bw, bh = cv2.boundingRect(outline)
+        if xs == 0 or ys == 0 or xs + bw >= x1 - x0 or ys + bh >= y1 - y0 or len(outline) < 12:
+            continue  # runs out of the search window: not closed around the centre
+        hull = cv2.convexHull(outline)
+        # A drawn circle's hole is round and nearly convex (the target inside may bite into it); a
+        # cell between spokes is a wedge.
+        if not 0.6 < bw / bh < 1.6 or area / max(cv2.contourArea(hull), 1.0) < 0.85:
+            continue
+        if not 0.7 * math.pi / 4 <= cv2.contourArea(hull) / (bw * bh) <= 0.87:
+            continue
+        if best is None or area < best[0]:
+            best = (area, np.ascontiguousarray(outline, dtype=np.int32))
+    if best is None:
+        return None
+    # The ring's stroke: the ink lining the hole, within a line and the closing beyond its edge (the
+    # spokes' ends and the target inside are left out: beyond that, or inside the hole).
+    hole = np.zeros_like(ink)
+    cv2.drawContours(hole, [best[1]], -1, 255, cv2.FILLED)
+    reach = close + 2 * max(2, round(line_width))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    lining = (cv2.dilate(hole, disc) > 0) & (hole == 0) & (ink > 0)
+    if exclude is not None:
+        lining &= exclude[y0:y1, x0:x1] == 0
+    on_y, on_x = np.nonzero(lining)
+    if len(on_x) < 30:
+        return None
+    pts = f64(np.stack([on_x + x0, on_y + y0], axis=1))
+    # Decision: the ring is the least-squares circle through its own stroke, however egg-shaped: its
+    # radius is then the stroke's mean distance from the centre, and its width is measured across the
+    # stroke in each sector (not as distances from a round fit, which an egg's stroke lies off by more
+    # than its width on two sides).
+    cx, cy, cr = _least_squares_circle(pts)
+    if not 0.6 * er < cr < 2.2 * er:
+        return None
+    radial = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
+    sector = ((np.arctan2(pts[:, 1] - cy, pts[:, 0] - cx) + np.pi) / (2 * np.pi) * bins).astype(int) % bins
+    seen = np.unique(sector)
+    width = float(np.median([np.ptp(radial[sector == b]) for b in seen]))
+    return Ring(cx=cx, cy=cy, r=cr, inner=cr - max(1.0, width / 2), outer=cr + max(1.0, width / 2),
+                coverage=len(seen) / bins)

@@ -368,7 +368,16 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
         return u8(cv2.bitwise_and(mask, band)), None
 
     def ring_and_joined() -> tuple[Ring | None, U8, npt.NDArray[np.bool_] | None]:
-        ring = fit_ring(faint, circle, line_width=line_width, exclude=band)
+        # Decision: the ring is first the closed curve of ink around the spokes' meeting point, of
+        # whatever size and shape (a freehand circle drawn half as large again as the layout's, or
+        # egg-shaped), taken when seen at least 0.8 of the way round: it is the drawn ring by
+        # construction, where a random search through the ink near the layout's circle took arcs of
+        # digits and lines for a larger ring (bench_styles small 6001: r159 against the drawn r133).
+        # Only where no such closed curve is seen (a ring left open, or drawn through by the grid of
+        # squared paper) is it searched for as before.
+        ring = fit_ring(faint, circle, line_width=line_width, exclude=band, around=True)
+        if ring is None or ring.coverage < 0.8:
+            ring = fit_ring(faint, circle, line_width=line_width, exclude=band)
         # Decision: a ring seen less than 0.8 of the way round is looked for again with its centre up to
         # 1.2 radii off the expected one (0.6 before), and taken when that one is seen at least 0.9 of the
         # way round: a freehand circle drawn well away from where the layout puts it was fitted to a digit
