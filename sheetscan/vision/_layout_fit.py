@@ -481,8 +481,7 @@ def _least_squares_circle(points: F64) -> tuple[float, float, float]:
 
 
 def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: float,
-             exclude: U8 | None = None, tries: int = 160, bins: int = 48, shift: float = 0.6,
-             around: bool = False) -> Ring | None:
+             exclude: U8 | None = None, tries: int = 160, bins: int = 48, shift: float = 0.6) -> Ring | None:
     """The drawn circle near `expected` (cx, cy, r), fitted to its own ink by RANSAC, or None.
 
     A freehand circle is seldom where the layout's model puts it, nor exactly its size. The ink
@@ -492,16 +491,8 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
     nearby or a spoke cover only a small arc), and the best is refined by least squares on its inliers.
     The stroke's own width is then measured from the ink across the fitted ring. The ring's centre may
     lie up to `shift` radii from the expected one; a larger `shift` samples the ink further out (and
-    further in) alike.
-
-    With `around`, the ring is instead the closed curve of ink nearest around the expected centre, of
-    whatever size (from 0.6 to 2.2 times the expected radius) and freehand shape: the hole in the ink
-    (its gaps of about a line's width closed) that holds the centre, with the target written inside it
-    filled in, is taken when it is round enough to be a drawn circle, and the ring's ink is fitted
-    around it as above.
+    further in) alike. (`ring_around` finds it as the closed curve around the centre instead.)
     """
-    if around:
-        return _ring_around(mask, expected, line_width=line_width, exclude=exclude, bins=bins)
     ex, ey, er = expected
     h, w = mask.shape
     # Decision: the defaults (centre within 0.6 radii, ink from 0.5 to 1.6 radii out) are the ones
@@ -576,10 +567,16 @@ def _refined(pts: F64, start: tuple[float, float, float], er: float, *, tol: flo
     return Ring(cx=cx, cy=cy, r=cr, inner=min(inner, cr - 1.0), outer=max(outer, cr + 1.0), coverage=coverage)
 
 
-def _ring_around(mask: U8, expected: tuple[float, float, float], *, line_width: float, exclude: U8 | None,
-                 bins: int) -> Ring | None:
-    """The closed curve of ink nearest around the expected centre, fitted as a ring (`fit_ring`'s
-    `around`), or None when the hole there is not a drawn circle's."""
+def ring_around(mask: U8, expected: tuple[float, float, float], *, line_width: float,
+                exclude: U8 | None = None, bins: int = 48) -> Ring | None:
+    """The drawn circle near `expected` (cx, cy, r) as the closed curve of ink nearest around the
+    expected centre, or None when the hole there is not a drawn circle's.
+
+    Of whatever size (0.6 to 2.2 times the expected radius) and freehand shape: the hole in the ink
+    (its gaps of about a line's width closed) that holds the centre, with the target written inside it
+    filled in, is taken when it is round enough to be a drawn circle, and the ring is the circle
+    through the ink lining it, its stroke's width measured across it (`Ring`, as `fit_ring`'s).
+    """
     ex, ey, er = expected
     h, w = mask.shape
     far = 2.5 * er

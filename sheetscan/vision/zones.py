@@ -26,7 +26,7 @@ from sheetscan.vision._bend import Displacement, fit_displacement, trace_bands
 from sheetscan.vision._debug import DebugSink, emit, wants
 from sheetscan.vision._frame_lines import cleared_beyond, drawn_at_rims, lines_mask, rim_sides
 from sheetscan.vision._layout_choice import choose_layout, layout_geometry, measured_proportions
-from sheetscan.vision._layout_fit import Ring, fit_ring, measure
+from sheetscan.vision._layout_fit import Ring, fit_ring, measure, ring_around
 from sheetscan.vision._lines import hanging_pieces, hysteresis, local_ink, long_blobs
 from sheetscan.vision._threads import in_background
 from sheetscan.vision.sheet import RectifiedSheet, to_photo_points
@@ -375,7 +375,7 @@ def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
         # digits and lines for a larger ring (bench_styles small 6001: r159 against the drawn r133).
         # Only where no such closed curve is seen (a ring left open, or drawn through by the grid of
         # squared paper) is it searched for as before.
-        ring = fit_ring(faint, circle, line_width=line_width, exclude=band, around=True)
+        ring = ring_around(faint, circle, line_width=line_width, exclude=band)
         if ring is None or ring.coverage < 0.8:
             ring = fit_ring(faint, circle, line_width=line_width, exclude=band)
         # Decision: a ring seen less than 0.8 of the way round is looked for again with its centre up to

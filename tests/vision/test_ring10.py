@@ -1,4 +1,4 @@
-"""Stage 3, the centre circle as the closed curve around the spokes' meeting point (`fit_ring(around=True)`):
+"""Stage 3, the centre circle as the closed curve around the spokes' meeting point (`ring_around`):
 found whatever its size and freehand shape, and masked all the way round.
 
 Small synthetic masks: the truth is where the test drew the ring, the spokes and the writing.
@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sheetscan.vision._layout_fit import fit_ring
+from sheetscan.vision._layout_fit import fit_ring, ring_around
 from sheetscan.vision.zones import _line_mask
 
 EXPECTED = (400.0, 300.0, 68.0)
@@ -42,7 +42,7 @@ def _big_ring_sheet() -> np.ndarray:
 
 def test_a_ring_half_as_large_again_is_found_around_the_centre() -> None:
     mask = _big_ring_sheet()
-    ring = fit_ring(mask, EXPECTED, line_width=4.0, around=True)
+    ring = ring_around(mask, EXPECTED, line_width=4.0)
     assert ring is not None
     assert np.hypot(ring.cx - 405, ring.cy - 310) < 2.0
     assert ring.r == pytest.approx(109, abs=2.0)
@@ -73,7 +73,7 @@ def test_an_egg_shaped_ring_is_found_and_masked() -> None:
     # A round fit to it lies between the two half-axes; the mask follows the drawn curve.
     mask = np.zeros((600, 800), np.uint8)
     cv2.ellipse(mask, (398, 305), (80, 104), 0, 0, 360, 255, 4)
-    ring = fit_ring(mask, EXPECTED, line_width=4.0, around=True)
+    ring = ring_around(mask, EXPECTED, line_width=4.0)
     assert ring is not None
     assert np.hypot(ring.cx - 398, ring.cy - 305) < 6.0
     assert 80 < ring.r < 104
@@ -87,7 +87,7 @@ def test_a_small_gap_where_the_stroke_began_is_closed() -> None:
     # round ends (2 px each side) = about 2.3 px of paper, under the 5 px the hole's edge is closed by.
     mask = np.zeros((600, 800), np.uint8)
     cv2.ellipse(mask, (400, 300), (90, 90), 0, 4, 360, 255, 4)
-    ring = fit_ring(mask, EXPECTED, line_width=4.0, around=True)
+    ring = ring_around(mask, EXPECTED, line_width=4.0)
     assert ring is not None and ring.r == pytest.approx(90, abs=2.0)
 
 
@@ -97,7 +97,7 @@ def test_an_open_arc_is_no_closed_ring() -> None:
     mask = np.zeros((600, 800), np.uint8)
     cv2.ellipse(mask, (400, 300), (90, 90), 0, 0, 270, 255, 4)
     _spokes(mask, 400, 300, 90)
-    assert fit_ring(mask, EXPECTED, line_width=4.0, around=True) is None
+    assert ring_around(mask, EXPECTED, line_width=4.0) is None
 
 
 def test_spokes_alone_make_no_ring() -> None:
@@ -105,7 +105,7 @@ def test_spokes_alone_make_no_ring() -> None:
     # hold no centre and run out of the window (the hole the centre is in is none).
     mask = np.zeros((600, 800), np.uint8)
     _spokes(mask, 400, 300, 0)
-    assert fit_ring(mask, EXPECTED, line_width=4.0, around=True) is None
+    assert ring_around(mask, EXPECTED, line_width=4.0) is None
 
 
 def test_a_square_cell_around_the_centre_is_no_ring() -> None:
@@ -113,4 +113,4 @@ def test_a_square_cell_around_the_centre_is_no_ring() -> None:
     # but its hole fills its bounding box (area share 1 > 0.87 of an ellipse's π/4 = 0.785 at most).
     mask = np.zeros((600, 800), np.uint8)
     cv2.rectangle(mask, (310, 210), (490, 390), 255, 4)
-    assert fit_ring(mask, EXPECTED, line_width=4.0, around=True) is None
+    assert ring_around(mask, EXPECTED, line_width=4.0) is None
