@@ -109,10 +109,10 @@ def find_ink(
     # pale pencil's strokes lying along a strongly printed ruling went with it (a 7's bar, a 5's top: bench
     # photo 11003, usual style, 106 of 144 digits right); before, only the ruling under a stroke crossing it
     # came back (`remove_lines`). Not within a line width of the drawn lines: those go by their own mask.
-    near = None
+    near = prepared.slanting
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         square = cv2.getStructuringElement(cv2.MORPH_RECT, (drawn_width, drawn_width))
-        near = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), square), np.uint8)
+        near = np.asarray(np.maximum(cv2.dilate((line_mask > 0).astype(np.uint8), square), near), np.uint8)
     written = written_on_ruling(strength, mask, prepared.level, prepared.upright, strong=local, length=length,
                                 away=near)
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
@@ -149,6 +149,8 @@ class InkStrength:
     """The level runs of `straight` (non-zero), for the writing on them (`_ruling.written_on_ruling`)."""
     upright: Mask
     """The upright runs of `straight` (non-zero), as `level`."""
+    slanting: Mask
+    """The long slanting straight lines of `straight` (non-zero, 5 px wide): spokes the zone stage missed."""
 
 
 def ink_strength(image: npt.NDArray[np.uint8], *, weak: float = INK_WEAK, grid_length: float = 0.06
@@ -167,9 +169,10 @@ def ink_strength(image: npt.NDArray[np.uint8], *, weak: float = INK_WEAK, grid_l
     ruling = faint_ruling(strength, level=0.5 * weak, length=max(60, int(length)))
     # Straight runs are looked for among the faint pixels too: the ruling of squared paper is faint
     # but unbroken, while its crossings are dark enough to pass for dots.
-    level, upright, straight = _straight_lines(at_least(strength, int(weak * 255)), length=length)
+    level, upright, slanting = _straight_lines(at_least(strength, int(weak * 255)), length=length)
+    straight = np.asarray(np.maximum(np.maximum(level, upright), slanting), np.uint8)
     return InkStrength(strength=strength, blur=blur, ruling=ruling, straight=straight, level=level,
-                       upright=upright)
+                       upright=upright, slanting=slanting)
 
 
 def _paper_brightness(darkest: Mask) -> Mask:
@@ -274,7 +277,7 @@ def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: fl
 def _straight_lines(mask: Mask, *, length: float) -> tuple[Mask, Mask, Mask]:
     """Level and upright straight runs of ink at least `length` long: ruled or squared paper, a form's
     printed lines. No digit has a straight stroke that long, so nothing written is taken. Returned as the
-    level runs, the upright runs, and all of them with the long slanting ones."""
+    level runs, the upright runs and the long slanting lines (5 px wide), each within `mask`."""
     # Never shorter than a large digit on the smallest sheet we read (tests use small images).
     size = max(60, int(length))
     # Thicken across each direction first, so a ruling a degree off level still gives unbroken runs.
@@ -284,15 +287,14 @@ def _straight_lines(mask: Mask, *, length: float) -> tuple[Mask, Mask, Mask]:
     upright = opening(across, cv2.getStructuringElement(cv2.MORPH_RECT, (1, size)))
     level = np.asarray(level & mask, np.uint8)
     upright = np.asarray(upright & mask, np.uint8)
-    found = np.asarray(np.maximum(level, upright), np.uint8)
     # Slanting drawn lines (spokes the zone stage missed): long, straight and unbroken.
+    slanting = np.zeros_like(mask)
     half, segments = _half_size_lines(mask, size)
     if segments is not None:
-        drawn = np.zeros_like(mask)
         for x0, y0, x1, y1 in _unbroken_slanting(half, segments):
-            cv2.line(drawn, (2 * int(x0), 2 * int(y0)), (2 * int(x1), 2 * int(y1)), 255, 5)
-        found = np.maximum(found, drawn & mask)
-    return level, upright, found
+            cv2.line(slanting, (2 * int(x0), 2 * int(y0)), (2 * int(x1), 2 * int(y1)), 255, 5)
+        slanting = np.asarray(slanting & mask, np.uint8)
+    return level, upright, slanting
 
 
 def _half_size_lines(mask: Mask, size: int) -> tuple[Mask, npt.NDArray[np.int32] | None]:
