@@ -90,11 +90,13 @@ def find_ink(
 
     drawn = None
     drawn_width = 3
+    near: Mask | None = None  # within a line width of the drawn lines
     if line_mask is not None and line_mask.shape[:2] == strength.shape and line_mask.any():
         drawn = (line_mask > 0).astype(np.uint8)
         drawn_width = line_width(drawn)
-    local = _local_strong(strength, strong=strong * kept, faintest=faintest * kept, lines=drawn,
-                          width=drawn_width)
+        square = cv2.getStructuringElement(cv2.MORPH_RECT, (drawn_width, drawn_width))
+        near = np.asarray(cv2.dilate(drawn, square), np.uint8)
+    local = _local_strong(strength, strong=strong * kept, faintest=faintest * kept, near_lines=near)
     if blurred:
         local = _ruling_kept_strong(local, ruling, strong, reach=round(2 * blur))
     mask = _hysteresis(strength, strong=local, weak=int(weak * 255), weak_share=weak / strong)
@@ -109,12 +111,9 @@ def find_ink(
     # pale pencil's strokes lying along a strongly printed ruling went with it (a 7's bar, a 5's top: bench
     # photo 11003, usual style, 106 of 144 digits right); before, only the ruling under a stroke crossing it
     # came back (`remove_lines`). Not within a line width of the drawn lines: those go by their own mask.
-    near = prepared.slanting
-    if line_mask is not None and line_mask.shape[:2] == mask.shape:
-        square = cv2.getStructuringElement(cv2.MORPH_RECT, (drawn_width, drawn_width))
-        near = np.asarray(np.maximum(cv2.dilate((line_mask > 0).astype(np.uint8), square), near), np.uint8)
+    away = prepared.slanting if near is None else np.asarray(np.maximum(near, prepared.slanting), np.uint8)
     written = written_on_ruling(strength, mask, prepared.level, prepared.upright, strong=local, length=length,
-                                away=near)
+                                away=away)
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
     mask = without_ruling_specks(mask, strength, level=0.5 * weak, length=length, faint=ruling)
@@ -220,24 +219,23 @@ def _strength(darkest: Mask, paper: Mask) -> Mask:
 
 
 def _local_strong(strength: Mask, *, strong: float, faintest: float, share: float = 0.6,
-                  lines: Mask | None = None, width: int = 3) -> Mask:
+                  near_lines: Mask | None = None) -> Mask:
     """The strong threshold at each pixel: `strong`, or, where the darkest ink around (within about
     a digit) passes `strong` but only just, `share` of that ink's strength, never below `faintest`.
 
     A faint writer's strokes (a pencil, a pale pen, a washed-out photo) vary in strength along the
     stroke; with one threshold for the sheet, their thinner parts fall below it and digits break into
-    pieces. Paper grain never reaches `faintest`, so blank paper gains nothing. The drawn `lines`
-    (non-zero, about `width` px wide: `_line_width`), with their blurred edges, are not writing and set
-    no threshold around them.
+    pieces. Paper grain never reaches `faintest`, so blank paper gains nothing. The drawn lines with their
+    blurred edges (`near_lines`, non-zero: the lines widened by their own width, `line_width`) are not
+    writing and set no threshold around them.
     """
     size = max(15, (min(strength.shape) // 40) | 1)
     blurred = cv2.blur(strength, (3, 3))
-    if lines is not None:
+    if near_lines is not None:
         # A faint pencil line drawn next to a dark drawn line would otherwise lower the threshold all
         # along it, and squared paper's ruling beside the line (its stubs, a grid line running close
         # to it) then passes for ink: pieces of it were read as "1" and "4".
-        near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width)))
-        blurred[near > 0] = 0
+        blurred[near_lines > 0] = 0
     # The neighbourhood's peak, from the 90th-percentile-like strength of a blurred stroke rather
     # than a single dark speck: a dilation of a slightly blurred image.
     peak = cv2.dilate(blurred, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
