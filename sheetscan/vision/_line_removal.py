@@ -24,7 +24,8 @@ def line_width(lines: Mask) -> int:
 
 
 def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | None = None,
-                  drawn_width: int | None = None, line_length: float | None = None) -> Mask:
+                  drawn_width: int | None = None, line_length: float | None = None,
+                  written: Mask | None = None) -> Mask:
     """Take the lines out of `mask`, keeping line pixels where handwriting crosses a line.
 
     With `drawn` (the sheet's drawn lines, `drawn_width` their `line_width`), blobs that lie mostly
@@ -33,6 +34,8 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     only when joined to such a piece or no longer than a speck (`_apart`).
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
+    if written is not None:
+        lines[written > 0] = 0
     off_lines = cv2.compare(lines, np.zeros_like(lines), cv2.CMP_EQ)
     without = np.asarray(cv2.bitwise_and(mask, off_lines), np.uint8)
     # A piece of line belongs to the handwriting when handwriting crosses it: ink reaches it from off
