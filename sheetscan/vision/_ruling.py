@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from sheetscan.vision._lines import at_least, opening
 
-__all__ = ["faint_ruling", "without_ruling_specks"]
+__all__ = ["faint_ruling", "without_ruling_specks", "written_on_ruling"]
 
 Mask = npt.NDArray[np.uint8]
 
@@ -114,3 +114,106 @@ def faint_ruling(strength: Mask, *, level: float, length: float, along: int = 4)
         back = cv2.resize(runs, (width, height), interpolation=cv2.INTER_NEAREST)
         found = np.maximum(found, np.asarray(back, np.uint8))
     return found
+
+
+
+
+
+def written_on_ruling(strength: Mask, mask: Mask, level: Mask, upright: Mask, *, strong: Mask,
+                      length: float, share: float = 0.5, darker: float = 1.0, line_share: float = 0.5,
+                      away: Mask | None = None) -> Mask:
+    """The ink of `mask` (non-zero) on the `level` and `upright` straight runs (non-zero: the ruling of
+    squared or lined paper, printed lines) that is writing over them: 255 where, once the ruling's own
+    darkness is divided out, what is left is at least `share` of the per-pixel strong threshold `strong`
+    (the weak threshold hysteresis uses there) and at least `darker` times as dark as the ruling, and the
+    ink is not a line running on along the ruling (`_on_lines`); 0 elsewhere, and where `away` is
+    non-zero.
+
+    Light is taken away by each layer it passes through (a pencil stroke over a printed line lets through
+    what the line lets through, times what the pencil does), so a pixel s dark on a ruling r dark has
+    1 − (1 − s) / (1 − r) of darkness over the ruling; where a level and an upright run cross, two
+    rulings are divided out (a crossing is two rulings' darkness, not writing). The ruling's darkness is
+    the mean of the runs' pixels that are not ink within `length` px (at least 60) around: the ruling
+    away from the writing; where the runs are ink all along (a printed or drawn line), there is none and
+    nothing on them is taken for writing.
+    """
+    size = max(60, int(length)) | 1
+    runs = cv2.bitwise_or(level, upright)
+    candidates = cv2.bitwise_and(runs, mask)
+    if away is not None:
+        candidates[away > 0] = 0
+    found = cv2.findNonZero(candidates)
+    out = np.zeros_like(strength)
+    if found is None:
+        return out
+    xs, ys = np.asarray(found, np.int64).reshape(-1, 2).T
+    bare = np.asarray(cv2.bitwise_and(runs, cv2.bitwise_not(mask)), np.uint8)
+    has, ruling = _ruling_darkness(strength, bare, xs, ys, size)
+    left = 1.0 - ruling
+    crossing = (level[ys, xs] > 0) & (upright[ys, xs] > 0)
+    left[crossing] *= left[crossing]
+    over = 1.0 - (1.0 - strength[ys, xs].astype(np.float64) / 255.0) / np.maximum(left, 1e-3)
+    written = has & (over * 255.0 >= share * strong[ys, xs]) & (over >= darker * ruling)
+    # Only ink darker than writing over the sheet's ruling is a line's: near pale writing the ruling passes
+    # the lowered thresholds and is in `mask` too, all along the stroke.
+    sheet = float(cv2.mean(strength, mask=bare)[0]) / 255.0
+    dark = 255.0 * (1.0 - (1.0 - sheet) * (1.0 - share * float(strong.max()) / 255.0))
+    inked = np.asarray(cv2.bitwise_and(mask, at_least(strength, min(255, int(np.ceil(dark))))), np.uint8)
+    written &= ~_on_lines(inked, level, upright, xs, ys, size, line_share)
+    out[ys[written], xs[written]] = 255
+    return out
+
+
+_SHRINK = 4
+"""How many times the sheet is shrunk for the slowly changing measures of `written_on_ruling`."""
+
+
+def _ruling_darkness(strength: Mask, bare: Mask, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64],
+                     size: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """At the pixels `xs`, `ys`: whether there is ruling to measure within `size` px around (at least half a
+    run's length of the `bare` ruling: the runs' pixels that are not ink), and its mean darkness (0 … 1).
+
+    The ruling's darkness changes slowly over the sheet: it is measured on the sheet shrunk `_SHRINK` times
+    (each cell the share of its pixels that are ruling, and their strength's sum).
+    """
+    height, width = strength.shape
+    small = (max(1, width // _SHRINK), max(1, height // _SHRINK))
+    window = (max(1, size // _SHRINK) | 1,) * 2
+    count = cv2.blur(np.asarray(cv2.resize(bare, small, interpolation=cv2.INTER_AREA), np.float32), window)
+    summed = cv2.resize(cv2.bitwise_and(strength, bare), small, interpolation=cv2.INTER_AREA)
+    total = cv2.blur(np.asarray(summed, np.float32), window)
+    sy, sx = np.minimum(ys // _SHRINK, small[1] - 1), np.minimum(xs // _SHRINK, small[0] - 1)
+    found = count[sy, sx].astype(np.float64)
+    has = found / 255.0 * (window[0] * window[1] * _SHRINK * _SHRINK) > 0.5 * size
+    return has, np.where(has, total[sy, sx] / np.maximum(found, 1e-6), 1.0)
+
+
+def _on_lines(inked: Mask, level: Mask, upright: Mask, xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64],
+              size: int, line_share: float) -> npt.NDArray[np.bool_]:
+    """At the pixels `xs`, `ys`: whether `inked` (non-zero) is a line there rather than a stroke along the
+    ruling: it covers more than `line_share` of `size` px along a level or upright band 5 px across (a
+    freehand line wanders off a straight course), or of the pixel's own `level` or `upright` run (a line
+    found as a run is ink all along it, however it wanders beyond; a ruling is bare most of its way).
+
+    The zone stage's line mask leaves pieces of a drawn line out; such a piece is as dark over the ruling as
+    writing, but a digit's stroke along the ruling is far shorter. Measured on the sheet shrunk `_SHRINK`
+    times along the band, as `faint_ruling` searches it.
+    """
+    height, width = inked.shape
+    reach = max(1, size // _SHRINK)
+    line = np.zeros(len(xs), dtype=bool)
+    for along_x, run in ((True, level), (False, upright)):
+        if along_x:
+            shrunk, kernel, across = (max(1, width // _SHRINK), height), (reach, 1), (1, 5)
+            at = (ys, np.minimum(xs // _SHRINK, shrunk[0] - 1))
+        else:
+            shrunk, kernel, across = (width, max(1, height // _SHRINK)), (1, reach), (5, 1)
+            at = (np.minimum(ys // _SHRINK, shrunk[1] - 1), xs)
+        thin = cv2.resize(inked, shrunk, interpolation=cv2.INTER_AREA)
+        band = cv2.dilate(thin, cv2.getStructuringElement(cv2.MORPH_RECT, across))
+        line |= cv2.blur(band, kernel)[at] > line_share * 255
+        own = cv2.blur(cv2.resize(run, shrunk, interpolation=cv2.INTER_AREA), kernel)[at].astype(np.float64)
+        own_inked = cv2.blur(cv2.resize(cv2.bitwise_and(run, inked), shrunk, interpolation=cv2.INTER_AREA),
+                             kernel)[at].astype(np.float64)
+        line |= (run[ys, xs] > 0) & (own_inked > line_share * np.maximum(own, 1e-6))
+    return line
