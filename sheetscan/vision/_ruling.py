@@ -116,9 +116,6 @@ def faint_ruling(strength: Mask, *, level: float, length: float, along: int = 4)
     return found
 
 
-
-
-
 def written_on_ruling(strength: Mask, mask: Mask, level: Mask, upright: Mask, *, strong: Mask,
                       length: float, share: float = 0.5, darker: float = 1.0, line_share: float = 0.5,
                       away: Mask | None = None) -> Mask:
