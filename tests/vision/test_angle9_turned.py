@@ -15,26 +15,9 @@ import numpy as np
 
 from sheetscan.vision._angles import _TURN, Candidates, _turned, choose_angles, circle_number
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision.numbers import NumberToken, _candidate_angles
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
-
-
-class _ByWidth:
-    """Reads a digit box by its width (`table[width]`: digit, probability)."""
-
-    name = "by-width"
-    reads_by_digit = True
-
-    def __init__(self, table: dict[int, tuple[int, float]]) -> None:
-        self.table = table
-
-    def read_digits(self, crops: list[np.ndarray]) -> list[DigitReading]:
-        return [DigitReading(((self.table[c.shape[1]][0], self.table[c.shape[1]][1]),),
-                             1.0 - self.table[c.shape[1]][1]) for c in crops]
-
-    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
-        return [read_number(self.read_digits(crop_digits(n))) for n in numbers]
+from sheetscan.vision.recognise import NumberImage
+from tests.vision._by_width import ByWidth
 
 
 def _number(widths: tuple[int, ...], *, cuts: tuple[tuple[int, ...], ...] = ()) -> NumberToken:
@@ -91,11 +74,11 @@ def test_a_short_block_reads_at_its_own_angle_on_an_upright_sheet() -> None:
     turned = math.log(0.81) + 0.5 + 0.3
     assert 0 < turned - own < _TURN
     # Alone, the block itself is the sheet: it votes -0.56 and is read turned.
-    ((angle, _),) = choose_angles([_short_block(30)], DigitCache(_ByWidth(_TABLE)))
+    ((angle, _),) = choose_angles([_short_block(30)], DigitCache(ByWidth(_TABLE)))
     assert angle == 180
     # With two blocks that read clearly the usual way (+4 each), the sheet is upright and the turned
     # angle must win by 3.0: it does not.
-    chosen = choose_angles([_clear_block(), _short_block(30), _clear_block()], DigitCache(_ByWidth(_TABLE)))
+    chosen = choose_angles([_clear_block(), _short_block(30), _clear_block()], DigitCache(ByWidth(_TABLE)))
     assert [angle for angle, _ in chosen] == [0, 0, 0]
 
 
@@ -107,7 +90,7 @@ def test_a_block_that_reads_much_better_turned_is_read_turned_on_an_upright_shee
     assert turned - own > _TURN
     block: tuple[Candidates, bool] = (((0, tuple(_number((42, 44)) for _ in range(3))),
                                        (180, tuple(_number((11, 10 + d)) for d in (2, 4, 6)))), True)
-    chosen = choose_angles([_clear_block(), block, _clear_block()], DigitCache(_ByWidth(_TABLE)))
+    chosen = choose_angles([_clear_block(), block, _clear_block()], DigitCache(ByWidth(_TABLE)))
     assert [angle for angle, _ in chosen] == [0, 180, 0]
 
 
@@ -118,7 +101,7 @@ def test_a_sheet_read_turned_is_read_turned_everywhere() -> None:
     def swapped() -> tuple[Candidates, bool]:
         (own, usual), (turn, other) = _clear_block()[0]
         return ((own, other), (turn, usual)), True
-    chosen = choose_angles([swapped(), _short_block(30), swapped()], DigitCache(_ByWidth(_TABLE)))
+    chosen = choose_angles([swapped(), _short_block(30), swapped()], DigitCache(ByWidth(_TABLE)))
     assert [angle for angle, _ in chosen] == [180, 180, 180]
 
 
@@ -131,7 +114,7 @@ def test_the_circle_takes_the_angle_where_its_number_holds_together() -> None:
     at_90 = (_number((12,)), _number((10,)))
     at_180 = (_number((10, 12)),)
     candidates: Candidates = ((0, at_0), (180, at_180), (90, at_90), (-90, ()))
-    angle, numbers = circle_number(candidates, (90, at_90), DigitCache(_ByWidth(_TABLE)))
+    angle, numbers = circle_number(candidates, (90, at_90), DigitCache(ByWidth(_TABLE)))
     assert angle == 0
     assert numbers == (at_0[1],)
 
@@ -140,17 +123,17 @@ def test_a_touching_10_in_the_circle_is_cut_as_two_digits() -> None:
     # One glyph, 36 px wide, reads as one "6" at 0.6 a digit (log 0.6 = -0.51, one digit); cut as an
     # 11 px "1" and a 10 px (+4 gap) "0": "10" at 0.99 x 0.99, log 0.98 - 0.05 (another way) + 1 = 0.93.
     token = _number((36,), cuts=((11, 10),))
-    cache = DigitCache(_ByWidth(_TABLE))
+    cache = DigitCache(ByWidth(_TABLE))
     (angle, (number,)) = circle_number(((0, (token,)), (180, ())), (0, (token,)), cache)
     assert angle == 0
     assert number.image.digit_boxes == ((0, 0, 11, 40), (15, 0, 10, 40))
     # Cut that way only (its one glyph, one way, two boxes): nothing later cuts it otherwise.
     assert number.glyph_cuts == ((((0, 0, 11, 40), (15, 0, 10, 40)),),)
-    reading = DigitCache(_ByWidth(_TABLE)).read([number])[0]
+    reading = DigitCache(ByWidth(_TABLE)).read([number])[0]
     assert int(reading.candidates[0][0]) == 10
 
 
 def test_the_circle_with_nothing_that_could_be_a_target_keeps_the_chosen_angle() -> None:
     zero = (_number((10,)),)
-    angle, numbers = circle_number(((0, zero), (180, zero)), (180, zero), DigitCache(_ByWidth(_TABLE)))
+    angle, numbers = circle_number(((0, zero), (180, zero)), (180, zero), DigitCache(ByWidth(_TABLE)))
     assert (angle, numbers) == (180, zero)

@@ -15,26 +15,9 @@ import numpy as np
 
 from sheetscan.vision._angles import _CLEAR, choose_angles
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
-
-
-class _ByWidth:
-    """Reads a digit box by its width (`table[width]`: digit, probability)."""
-
-    name = "by-width"
-    reads_by_digit = True
-
-    def __init__(self, table: dict[int, tuple[int, float]]) -> None:
-        self.table = table
-
-    def read_digits(self, crops: list[np.ndarray]) -> list[DigitReading]:
-        return [DigitReading(((self.table[c.shape[1]][0], self.table[c.shape[1]][1]),),
-                             1.0 - self.table[c.shape[1]][1]) for c in crops]
-
-    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
-        return [read_number(self.read_digits(crop_digits(n))) for n in numbers]
+from sheetscan.vision.recognise import NumberImage
+from tests.vision._by_width import ByWidth
 
 
 class _Watched(Sequence[NumberToken]):
@@ -88,6 +71,6 @@ def test_a_block_read_clearly_the_usual_way_is_not_read_at_its_other_angles() ->
         turned = _Watched(tuple(_number((w, 11)) for w in (13, 15, 17, 19)))
         score = math.log(p * p) + 1.0 + 0.3 + 0.25
         assert (score >= _CLEAR) is (not asked)
-        ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(_ByWidth(table)))
+        ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(ByWidth(table)))
         assert turned.asked is asked
         assert angle == chosen
