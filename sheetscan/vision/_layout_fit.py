@@ -528,7 +528,7 @@ def fit_ring(mask: U8, expected: tuple[float, float, float], *, line_width: floa
         qx, qy, qr = ux[start:start + 64, None], uy[start:start + 64, None], ur[start:start + 64, None]
         near = np.abs(np.hypot(pts[None, :, 0] - qx, pts[None, :, 1] - qy) - qr) <= tol
         angle = np.arctan2(pts[None, :, 1] - qy, pts[None, :, 0] - qx)
-        sector = ((angle + np.pi) / (2 * np.pi) * bins).astype(int) % bins
+        sector = _sector(angle, bins)
         hit = np.zeros((len(qx), bins), bool)
         rows = np.nonzero(near)
         hit[rows[0], sector[rows]] = True
@@ -553,13 +553,12 @@ def _refined(pts: F64, start: tuple[float, float, float], er: float, *, tol: flo
         cx, cy, cr = _least_squares_circle(pts[on])
     radial = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
     on = np.abs(radial - cr) <= 2 * tol
-    angle = np.arctan2(pts[on, 1] - cy, pts[on, 0] - cx)
-    coverage = len(np.unique(((angle + np.pi) / (2 * np.pi) * bins).astype(int) % bins)) / bins
+    sector = _sector(np.arctan2(pts[on, 1] - cy, pts[on, 0] - cx), bins)
+    coverage = len(np.unique(sector)) / bins
     if coverage < 0.5 or not limits[0] * er < cr < limits[1] * er:
         return None
     # The stroke's extent across the ring: its inner and outer edges in each sector, the median
     # over sectors (a spoke's end or a digit touching the ring sits in a few sectors only).
-    sector = ((angle + np.pi) / (2 * np.pi) * bins).astype(int) % bins
     r_on = radial[on]
     edges = [(float(r_on[sector == b].min()), float(r_on[sector == b].max())) for b in np.unique(sector)]
     inner = float(np.median([e[0] for e in edges]))
@@ -643,8 +642,14 @@ def ring_around(mask: U8, expected: tuple[float, float, float], *, line_width: f
     if not 0.6 * er < cr < 2.2 * er:
         return None
     radial = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)
-    sector = ((np.arctan2(pts[:, 1] - cy, pts[:, 0] - cx) + np.pi) / (2 * np.pi) * bins).astype(int) % bins
+    sector = _sector(np.arctan2(pts[:, 1] - cy, pts[:, 0] - cx), bins)
     seen = np.unique(sector)
     width = float(np.median([np.ptp(radial[sector == b]) for b in seen]))
     return Ring(cx=cx, cy=cy, r=cr, inner=cr - max(1.0, width / 2), outer=cr + max(1.0, width / 2),
                 coverage=len(seen) / bins)
+
+
+def _sector(angle: F64, bins: int) -> NDArray[np.int64]:
+    """Which of `bins` equal sectors round a circle each angle (radians, from `arctan2`) lies in."""
+    sector: NDArray[np.int64] = ((angle + np.pi) / (2 * np.pi) * bins).astype(np.int64) % bins
+    return sector
