@@ -11,35 +11,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from sheetscan.vision._angles import _TURN, Candidates, _turned, choose_angles, circle_number
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision.numbers import NumberToken, _candidate_angles
-from sheetscan.vision.recognise import NumberImage
-from tests.vision._by_width import ByWidth
-
-
-def _number(widths: tuple[int, ...], *, cuts: tuple[tuple[int, ...], ...] = ()) -> NumberToken:
-    """A number with one digit box of each width, side by side; `cuts`: other ways to cut its one
-    glyph (box widths from its left edge), offered after the first."""
-    boxes, x = [], 0
-    for w in widths:
-        boxes.append((x, 0, w, 40))
-        x += w + 4
-    image = NumberImage(gray=np.full((40, x), 200, np.uint8), digit_boxes=tuple(boxes))
-    quad = ((0.0, 0.0), (float(x), 0.0), (float(x), 40.0), (0.0, 40.0))
-    ways = [tuple(boxes)]
-    for cut in cuts:
-        other, left = [], 0
-        for w in cut:
-            other.append((left, 0, w, 40))
-            left += w + 4
-        ways.append(tuple(other))
-    glyph_cuts = (tuple(ways),) if cuts else tuple(((box,),) for box in boxes)
-    return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False, image=image,
-                       glyph_cuts=glyph_cuts)
-
+from sheetscan.vision.numbers import _candidate_angles
+from tests.vision._by_width import ByWidth, number_of_widths
 
 # Widths: 10-19 read surely (0.99), 20-29 at 0.9, 30-39 at 0.6, 40-49 at 0.3; the last digit is the digit.
 _TABLE = {base + d: (d, p) for base, p in ((10, 0.99), (20, 0.9), (30, 0.6), (40, 0.3)) for d in range(10)}
@@ -48,14 +23,14 @@ _TABLE = {base + d: (d, p) for base, p in ((10, 0.99), (20, 0.9), (30, 0.6), (40
 def _clear_block() -> tuple[Candidates, bool]:
     """Four numbers 12, 14, 16, 18 read surely: log(0.99^2) + 1 + 0.3 + 0.25 = 1.53 >= `_CLEAR` (1.0),
     so its turned angle is never read and it votes the full 1 a number (4) for the sheet upright."""
-    usual = tuple(_number((11, 10 + d)) for d in (2, 4, 6, 8))
-    return ((0, usual), (180, tuple(_number((10 + d, 11)) for d in (8, 6, 4, 2)))), True
+    usual = tuple(number_of_widths((11, 10 + d)) for d in (2, 4, 6, 8))
+    return ((0, usual), (180, tuple(number_of_widths((10 + d, 11)) for d in (8, 6, 4, 2)))), True
 
 
 def _short_block(own: int) -> tuple[Candidates, bool]:
     """One number: "24" at its own angle with each digit read at `own` (a width base), "72" turned
     with each digit at 0.9."""
-    return ((0, (_number((own + 2, own + 4)),)), (180, (_number((27, 22)),))), True
+    return ((0, (number_of_widths((own + 2, own + 4)),)), (180, (number_of_widths((27, 22)),))), True
 
 
 def test_candidate_angles_are_own_then_turned_in_the_same_order() -> None:
@@ -88,8 +63,8 @@ def test_a_block_that_reads_much_better_turned_is_read_turned_on_an_upright_shee
     own = math.log(0.09) + 0.0 + 0.3 + 0.25
     turned = math.log(0.99 ** 2) + 1.0 + 0.3
     assert turned - own > _TURN
-    block: tuple[Candidates, bool] = (((0, tuple(_number((42, 44)) for _ in range(3))),
-                                       (180, tuple(_number((11, 10 + d)) for d in (2, 4, 6)))), True)
+    block: tuple[Candidates, bool] = (((0, tuple(number_of_widths((42, 44)) for _ in range(3))),
+                                       (180, tuple(number_of_widths((11, 10 + d)) for d in (2, 4, 6)))), True)
     chosen = choose_angles([_clear_block(), block, _clear_block()], DigitCache(ByWidth(_TABLE)))
     assert [angle for angle, _ in chosen] == [0, 180, 0]
 
@@ -110,9 +85,9 @@ def test_the_circle_takes_the_angle_where_its_number_holds_together() -> None:
     # log(0.99) = -0.01 and log(0.81) + 1 (two digits) = 0.79. At 90 (the angle chosen for the circle
     # as a block): the "20" fallen apart, "2" and "0" each at 0.99: -0.01 and no target (0).
     # Turned (180): "02" read surely: a leading zero, no target.
-    at_0 = (_number((11,)), _number((22, 20)))
-    at_90 = (_number((12,)), _number((10,)))
-    at_180 = (_number((10, 12)),)
+    at_0 = (number_of_widths((11,)), number_of_widths((22, 20)))
+    at_90 = (number_of_widths((12,)), number_of_widths((10,)))
+    at_180 = (number_of_widths((10, 12)),)
     candidates: Candidates = ((0, at_0), (180, at_180), (90, at_90), (-90, ()))
     angle, numbers = circle_number(candidates, (90, at_90), DigitCache(ByWidth(_TABLE)))
     assert angle == 0
@@ -122,7 +97,7 @@ def test_the_circle_takes_the_angle_where_its_number_holds_together() -> None:
 def test_a_touching_10_in_the_circle_is_cut_as_two_digits() -> None:
     # One glyph, 36 px wide, reads as one "6" at 0.6 a digit (log 0.6 = -0.51, one digit); cut as an
     # 11 px "1" and a 10 px (+4 gap) "0": "10" at 0.99 x 0.99, log 0.98 - 0.05 (another way) + 1 = 0.93.
-    token = _number((36,), cuts=((11, 10),))
+    token = number_of_widths((36,), cuts=((11, 10),))
     cache = DigitCache(ByWidth(_TABLE))
     (angle, (number,)) = circle_number(((0, (token,)), (180, ())), (0, (token,)), cache)
     assert angle == 0
@@ -134,6 +109,6 @@ def test_a_touching_10_in_the_circle_is_cut_as_two_digits() -> None:
 
 
 def test_the_circle_with_nothing_that_could_be_a_target_keeps_the_chosen_angle() -> None:
-    zero = (_number((10,)),)
+    zero = (number_of_widths((10,)),)
     angle, numbers = circle_number(((0, zero), (180, zero)), (180, zero), DigitCache(ByWidth(_TABLE)))
     assert (angle, numbers) == (180, zero)

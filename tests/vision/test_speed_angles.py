@@ -11,13 +11,10 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import overload
 
-import numpy as np
-
 from sheetscan.vision._angles import _CLEAR, choose_angles
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import NumberImage
-from tests.vision._by_width import ByWidth
+from tests.vision._by_width import ByWidth, number_of_widths
 
 
 class _Watched(Sequence[NumberToken]):
@@ -46,17 +43,6 @@ class _Watched(Sequence[NumberToken]):
         return iter(self.numbers)
 
 
-def _number(widths: tuple[int, ...]) -> NumberToken:
-    """A number with one digit box of each width, side by side."""
-    boxes, x = [], 0
-    for w in widths:
-        boxes.append((x, 0, w, 40))
-        x += w + 4
-    image = NumberImage(gray=np.full((40, x), 200, np.uint8), digit_boxes=tuple(boxes))
-    quad = ((0.0, 0.0), (float(x), 0.0), (float(x), 40.0), (0.0, 40.0))
-    return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False, image=image)
-
-
 def test_a_block_read_clearly_the_usual_way_is_not_read_at_its_other_angles() -> None:
     # Usual angle: 12, 14, 16, 18, every digit at p. At p = 0.99 each number reads at 0.9801: mean
     # log-confidence -0.020, every step up (+1), two digits a number (+0.3), with the usual angle's
@@ -67,8 +53,8 @@ def test_a_block_read_clearly_the_usual_way_is_not_read_at_its_other_angles() ->
     for p, asked, chosen in ((0.99, False, 0), (0.82, False, 0), (0.7, True, 180)):
         table = {10: (1, p), 12: (2, p), 14: (4, p), 16: (6, p), 18: (8, p),
                  11: (1, 0.99), 13: (2, 0.99), 15: (4, 0.99), 17: (6, 0.99), 19: (8, 0.99)}
-        usual = tuple(_number((10, w)) for w in (12, 14, 16, 18))
-        turned = _Watched(tuple(_number((w, 11)) for w in (13, 15, 17, 19)))
+        usual = tuple(number_of_widths((10, w)) for w in (12, 14, 16, 18))
+        turned = _Watched(tuple(number_of_widths((w, 11)) for w in (13, 15, 17, 19)))
         score = math.log(p * p) + 1.0 + 0.3 + 0.25
         assert (score >= _CLEAR) is (not asked)
         ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(ByWidth(table)))
