@@ -16,7 +16,7 @@ import itertools
 import math
 from collections.abc import Sequence
 
-from sheetscan.vision._steps import STEP_BACK, Choice, steps_cost
+from sheetscan.vision._steps import STEP_BACK, USUAL_STEP, Choice, steps_cost
 from sheetscan.vision.recognise import NumberReading
 
 __all__ = ["shared_confusions"]
@@ -26,7 +26,8 @@ Swap = tuple[str, str]
 
 
 def shared_confusions(chosen: Sequence[Choice], *, rising: bool, open_to: Sequence[bool],
-                      penalty: float = STEP_BACK, alternative_cost: float = 1.0) -> dict[int, Choice]:
+                      penalty: float = STEP_BACK, alternative_cost: float = 1.0,
+                      usual: float = USUAL_STEP) -> dict[int, Choice]:
     """For a zone's chosen readings in writing order (crossed-out numbers included; they take no step),
     the run of neighbouring numbers to read with one digit swapped in each, by position in `chosen`:
     empty when no run scores better than the readings as chosen.
@@ -37,7 +38,7 @@ def shared_confusions(chosen: Sequence[Choice], *, rising: bool, open_to: Sequen
     `_totals._alternatives` (its probability against the best one's, less `alternative_cost`). A run is
     two or more such numbers with no other number between them (crossed-out ones aside); it costs its
     dearest swap alone, and the best run is taken when the zone's readings and steps (`steps_cost`, in
-    the zone's better direction) then score more than before.
+    the zone's better direction; `usual`, the largest step that costs nothing) then score more than before.
 
     Decision: the run costs its dearest swap, not the sum, because the network's misreadings of one
     writer's glyph are not independent evidence: the first swap is judged as any alternative is, the
@@ -48,7 +49,7 @@ def shared_confusions(chosen: Sequence[Choice], *, rising: bool, open_to: Sequen
              for choice, ok in zip(chosen, open_to, strict=True)]
     steps = [k for k, choice in enumerate(chosen) if not _crossed(choice)]
     best: dict[int, Choice] = {}
-    best_score = _score(chosen, steps, rising=rising, penalty=penalty)
+    best_score = _score(chosen, steps, rising=rising, penalty=penalty, usual=usual)
     for swap in sorted({s for found in swaps for s in found}):
         for i, j in itertools.combinations(range(len(steps)), 2):
             members = steps[i:j + 1]
@@ -59,7 +60,8 @@ def shared_confusions(chosen: Sequence[Choice], *, rising: bool, open_to: Sequen
                 trial[k] = swaps[k][swap][0]
             # The swaps' own costs are in the trial's scores: all but the dearest are given back.
             costs = [swaps[k][swap][1] for k in members]
-            score = _score(trial, steps, rising=rising, penalty=penalty) + sum(costs) - max(costs)
+            score = (_score(trial, steps, rising=rising, penalty=penalty, usual=usual)
+                     + sum(costs) - max(costs))
             if score > best_score + 1e-9:
                 best, best_score = {k: trial[k] for k in members}, score
     return best
@@ -69,11 +71,12 @@ def _crossed(choice: Choice) -> bool:
     return choice[0][0][0].crossed_out
 
 
-def _score(chosen: Sequence[Choice], steps: Sequence[int], *, rising: bool, penalty: float) -> float:
+def _score(chosen: Sequence[Choice], steps: Sequence[int], *, rising: bool, penalty: float,
+           usual: float = USUAL_STEP) -> float:
     """The readings' log-likelihood less the steps between their totals, in the better direction."""
     values = [reading.value for k in steps for _, reading in chosen[k][0]]
     return sum(choice[1] for choice in chosen) - min(
-        steps_cost(values, sign, penalty) for sign in ((1,) if rising else (1, -1)))
+        steps_cost(values, sign, penalty, usual) for sign in ((1,) if rising else (1, -1)))
 
 
 def _swaps(choice: Choice, alternative_cost: float) -> dict[Swap, tuple[Choice, float]]:

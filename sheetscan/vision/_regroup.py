@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sheetscan.vision import _group
-from sheetscan.vision._steps import LONGEST, STEP_BACK, Part, steps_cost
+from sheetscan.vision._steps import LONGEST, STEP_BACK, USUAL_STEP, Part, steps_cost
 from sheetscan.vision._totals import choice_score, part_token
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 
@@ -44,7 +44,8 @@ _TALL = 0.75
 
 def regroup(sequences: Sequence[tuple[bool, bool, Sequence[NumberToken]]],
             parts: dict[int, tuple[Part, ...]],
-            readings: dict[int, NumberReading]) -> dict[int, tuple[Part, ...]]:
+            readings: dict[int, NumberReading],
+            steps: Mapping[int, float] | None = None) -> dict[int, tuple[Part, ...]]:
     """`parts` (by the id of the token they replace, as `_totals.choose_cuts` gives them) with digits
     moved between neighbouring numbers where the totals call for it (see the module docstring).
 
@@ -54,13 +55,15 @@ def regroup(sequences: Sequence[tuple[bool, bool, Sequence[NumberToken]]],
     digit box (the CNN) can move digits. A move is taken when it lowers the cost of the steps from the
     number before into and between the two by more than one step back (`STEP_BACK`) and gains more
     than `_REGROUP_COST` in log-confidence and step costs (the step to the number after included);
-    moves are taken best first, as long as any gains."""
+    moves are taken best first, as long as any gains. `steps`: by zone index, the largest step between the
+    zone's totals that costs nothing (`_steps.USUAL_STEP` for a zone not in it)."""
     out = dict(parts)
     for splits, rising, sequence in sequences:
         if not splits:
             continue
         flat = [(id(t), part) for t in sequence for part in parts.get(id(t), ((t, readings[id(t)]),))]
-        if not _moves(flat, rising=rising):
+        usual = (steps or {}).get(sequence[0].zone, USUAL_STEP) if sequence else USUAL_STEP
+        if not _moves(flat, rising=rising, usual=usual):
             continue
         for token in sequence:
             mine = tuple(part for key, part in flat if key == id(token))
@@ -69,21 +72,21 @@ def regroup(sequences: Sequence[tuple[bool, bool, Sequence[NumberToken]]],
     return out
 
 
-def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
+def _moves(flat: list[tuple[int, Part]], *, rising: bool, usual: float = USUAL_STEP) -> bool:
     """Moves digits within `flat` (each part with the id of its token), best first; whether any moved."""
     moved = False
     for _ in range(len(flat)):
         kept = [i for i, (_, (token, _)) in enumerate(flat) if not token.crossed_out]
         values = [flat[i][1][1].value for i in kept]
-        sign = 1 if rising else min((1, -1), key=lambda s: steps_cost(values, s))
+        sign = 1 if rising else min((1, -1), key=lambda s: steps_cost(values, s, usual=usual))
         best: tuple[float, int, int, Part, Part | None] | None = None
         for k, (i, j) in enumerate(itertools.pairwise(kept)):
             before = values[k - 1] if k > 0 else None
             after = values[k + 2] if k + 2 < len(values) else None
-            now = _score(flat[i][1][1], flat[j][1][1], before, after, sign)
+            now = _score(flat[i][1][1], flat[j][1][1], before, after, sign, usual)
             whole = _merged(flat[i][1], flat[j][1]) if flat[i][0] != flat[j][0] else None
             if whole is not None:
-                gain = _merge_gain(flat[i][1][1], flat[j][1][1], whole[1], before, after, sign) - now
+                gain = _merge_gain(flat[i][1][1], flat[j][1][1], whole[1], before, after, sign, usual) - now
                 if gain > 0.0 and (best is None or gain > best[0]):
                     best = (gain, i, j, (_merged_token(flat[i][1][0], flat[j][1][0]), whole[1]), None)
             for a, b in _options(flat[i][1], flat[j][1]):
@@ -96,9 +99,10 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
                 # counts only in the gain (that number may be misread itself: 70, 758, 3, 8). A digit
                 # moved onto a number read badly reads more surely, but that alone is no reason.
                 old, new = (flat[i][1][1].value, flat[j][1][1].value), (a[1].value, b[1].value)
-                if steps_cost([before, *old], sign) - steps_cost([before, *new], sign) <= STEP_BACK:
+                if (steps_cost([before, *old], sign, usual=usual)
+                        - steps_cost([before, *new], sign, usual=usual) <= STEP_BACK):
                     continue
-                gain = _score(a[1], b[1], before, after, sign) - now - _REGROUP_COST
+                gain = _score(a[1], b[1], before, after, sign, usual) - now - _REGROUP_COST
                 if gain > 0.0 and (best is None or gain > best[0]):
                     best = (gain, i, j, *_moved(flat[i][1], flat[j][1], a, b))
         if best is None:
@@ -114,7 +118,7 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool) -> bool:
 
 
 def _merge_gain(first: NumberReading, second: NumberReading, whole: NumberReading, before: int | None,
-                after: int | None, sign: int) -> float:
+                after: int | None, sign: int, usual: float = USUAL_STEP) -> float:
     """The log-likelihood of `first` and `second` read as one, `whole` (`_score` for one number, less
     `_MERGE_COST`); minus infinity when the totals do not call for it.
 
@@ -127,18 +131,19 @@ def _merge_gain(first: NumberReading, second: NumberReading, whole: NumberReadin
     """
     if whole.value is None or f"{first.value}{second.value}" != str(whole.value):
         return -math.inf
-    into, out = steps_cost([before, whole.value], sign), steps_cost([whole.value, after], sign)
-    mends = steps_cost([before, first.value, second.value], sign) - into
+    into = steps_cost([before, whole.value], sign, usual=usual)
+    out = steps_cost([whole.value, after], sign, usual=usual)
+    mends = steps_cost([before, first.value, second.value], sign, usual=usual) - into
     if mends < STEP_BACK or max(into, out) >= STEP_BACK:
         return -math.inf
     return choice_score(whole) - into - out - _MERGE_COST
 
 
 def _score(first: NumberReading, second: NumberReading, before: int | None, after: int | None,
-           sign: int) -> float:
+           sign: int, usual: float = USUAL_STEP) -> float:
     """The log-likelihood of two neighbouring readings: their log-confidences less the costs of the
     steps from the number before them, between them and to the one after."""
-    steps = steps_cost([before, first.value, second.value, after], sign)
+    steps = steps_cost([before, first.value, second.value, after], sign, usual=usual)
     return choice_score(first) + choice_score(second) - steps
 
 

@@ -13,7 +13,8 @@ from sheetscan.vision.recognise import NumberReading
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["LONGEST", "STEP_BACK", "Choice", "Part", "monotone_picks", "step_cost", "steps_cost"]
+__all__ = ["LONGEST", "PULKA_STEP", "STEP_BACK", "USUAL_STEP", "Choice", "Part", "monotone_picks",
+           "step_cost", "steps_cost"]
 
 Part = tuple["NumberToken", NumberReading]
 """A number as read: its token (its quad and digit boxes) and the recogniser's reading."""
@@ -23,18 +24,34 @@ LONGEST = 3
 """No written number has more than three digits (see `_group.group_numbers`)."""
 STEP_BACK = 4.0
 """Log-likelihood cost of a step between totals that goes back or stands still (`step_cost`)."""
+USUAL_STEP = 40.0
+"""The largest step between a zone's running totals that costs nothing (`step_cost`).
+
+Decision: 40, because in the sample games' truth files 99% of the steps of a zone's totals are at most
+38 (largest 60); cost grows with the log of the step beyond that."""
+PULKA_STEP = 10.0
+"""The largest step between a pulka's totals that costs nothing (`step_cost`).
+
+Decision: 10, because one deal writes to a pulka the price of its contract, 2 for a six up to 10 for a
+ten or a misère (rules 000, the contract ladder and prices; the same in the doubled Leningrad table of
+rules 004, where only whists and the mountain double), or 1 for an all-pass: the pulkas of the rendered
+benches (seeds 1000-4000, 1,355 steps) step by 1 to 10, never more. A larger step (a game played in the
+dark at double price, a pulka helped from another's surplus) costs as a whists step of four times its
+size does: a little for a few points more, as much as a step back only for a jump of tens. A "6" read
+"16", a "5" run into a struck 3 ("35") step by 10 to 30 more than a pulka does, which `USUAL_STEP`
+let pass free."""
 
 
 def monotone_picks(choices: list[list[Choice]], *, rising: bool = False,
-                   penalty: float = STEP_BACK) -> list[int]:
+                   penalty: float = STEP_BACK, usual: float = USUAL_STEP) -> list[int]:
     """Which choice to take for each number of a zone's sequence: the most likely readings (sum of
     log-confidences) less the cost of each step between neighbouring totals (`step_cost`) in the
     better direction of the two (strictly up, or strictly down for a pulka counted down; only up
-    when `rising`).
+    when `rising`; `usual`: the largest step that costs nothing).
     Crossed-out numbers are left out of the steps."""
     best_total, best_picks = -math.inf, [0] * len(choices)
     for sign in (1,) if rising else (1, -1):
-        total, picks = _viterbi(choices, sign=sign, penalty=penalty)
+        total, picks = _viterbi(choices, sign=sign, penalty=penalty, usual=usual)
         if total > best_total:
             best_total, best_picks = total, picks
     return best_picks
@@ -44,14 +61,16 @@ def _values(choice: Choice) -> list[int | None]:
     return [reading.value for _, reading in choice[0]]
 
 
-def steps_cost(values: Sequence[int | None], sign: int, penalty: float = STEP_BACK) -> float:
+def steps_cost(values: Sequence[int | None], sign: int, penalty: float = STEP_BACK,
+               usual: float = USUAL_STEP) -> float:
     """The `step_cost` of every step along `values` in the direction `sign` (steps from or to an unread
     value, None, cost nothing)."""
-    return sum(step_cost(sign * (v - u), penalty) for u, v in itertools.pairwise(values)
+    return sum(step_cost(sign * (v - u), penalty, usual=usual) for u, v in itertools.pairwise(values)
                if u is not None and v is not None)
 
 
-def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple[float, list[int]]:
+def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
+             usual: float = USUAL_STEP) -> tuple[float, list[int]]:
     """The best choices (Viterbi) along the numbers not crossed out, for one direction `sign`;
     a crossed-out number takes its own likeliest choice."""
     picks = [0] * len(choices)
@@ -68,7 +87,8 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple
     # step (`costs`). The same floats as the numpy version of session 5, the first best kept as argmax.
     costs: dict[int, float] = {}
     values = [_values(choice) for choice in choices[steps[0]]]
-    scores = [c[1] - steps_cost(v, sign, penalty) for c, v in zip(choices[steps[0]], values, strict=True)]
+    scores = [c[1] - steps_cost(v, sign, penalty, usual)
+              for c, v in zip(choices[steps[0]], values, strict=True)]
     back: list[list[int]] = []
     for current in steps[1:]:
         # Every option of the previous number against every option of this one: the cost of the step
@@ -85,14 +105,14 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple
                     move = sign * (first - last)
                     cost = costs.get(move)
                     if cost is None:
-                        cost = costs[move] = step_cost(move, penalty)
+                        cost = costs[move] = step_cost(move, penalty, usual=usual)
                     total = score - cost
                 else:
                     total = score - 0.0
                 if i == 0 or total > best:
                     best, argument = total, i
             arguments.append(argument)
-            new_scores.append(best + option[1] - steps_cost(mine, sign, penalty))
+            new_scores.append(best + option[1] - steps_cost(mine, sign, penalty, usual))
         scores = new_scores
         back.append(arguments)
     k = max(range(len(scores)), key=lambda i: scores[i])
@@ -104,12 +124,9 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float) -> tuple
     return total, picks
 
 
-def step_cost(step: int, penalty: float, *, usual: float = 40.0) -> float:
+def step_cost(step: int, penalty: float, *, usual: float = USUAL_STEP) -> float:
     """The cost of one step between running totals: `penalty` when it goes back or stands still; a
-    growing cost past `usual` (a jump of hundreds is a digit too many).
-
-    Decision: steps up to 40 cost nothing, because in the sample games' truth files 99% of the steps
-    of a zone's totals are at most 38 (largest 60); cost grows with the log of the step beyond that.
+    growing cost past `usual` (`USUAL_STEP`, `PULKA_STEP`; a jump of hundreds is a digit too many).
     """
     if step <= 0:
         return penalty

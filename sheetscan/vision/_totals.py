@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sheetscan.vision import _group
 from sheetscan.vision._confusion import shared_confusions
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision._steps import LONGEST, STEP_BACK, Choice, Part, monotone_picks, step_cost
+from sheetscan.vision._steps import LONGEST, STEP_BACK, USUAL_STEP, Choice, Part, monotone_picks, step_cost
 from sheetscan.vision._swallow import Way, absorbed, finds_a_one, may_swallow, one_boxes, wide_ways
 from sheetscan.vision.recognise import NumberImage, NumberReading, Recognizer
 
@@ -34,9 +34,10 @@ __all__ = ["Moves", "choice_score", "choose_cuts", "part_token"]
 
 
 Moves = Callable[[list[tuple[bool, bool, list["NumberToken"]]], dict[int, tuple[Part, ...]],
-                  dict[int, NumberReading]], dict[int, tuple[Part, ...]]]
+                  dict[int, NumberReading], Mapping[int, float]], dict[int, tuple[Part, ...]]]
 """Changes to the chosen parts of a zone's numbers across tokens (`_regroup.regroup`): given the
-sequences, the parts chosen so far (by token id) and the first readings, the parts after it."""
+sequences, the parts chosen so far (by token id), the first readings and the zones' largest free steps
+(`choose_cuts`' `steps`), the parts after it."""
 OTHER_WAY = -0.05
 """Log-likelihood prior of a way of cutting other than the first (the likeliest by width)."""
 _ALTERNATIVE_COST = 1.0
@@ -49,7 +50,8 @@ _SPLIT_COST = 2.0
 def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[NumberToken]]],
                  readings: dict[int, NumberReading], *, cache: DigitCache | None = None,
                  sure: float = 0.95, alternatives: bool = True,
-                moves: Moves | None = None) -> dict[int, tuple[Part, ...]]:
+                moves: Moves | None = None,
+                steps: Mapping[int, float] | None = None) -> dict[int, tuple[Part, ...]]:
     """For each number whose glyphs can be cut more than one way, the cut to keep: every way of
     cutting it is read (all in one batch), and along each zone's sequence of numbers the ways are
     chosen together (Viterbi) for the most likely readings with running totals that never go back.
@@ -74,11 +76,19 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     other candidates too (`_alternatives`), and the totals choose again (the moved ones keep what
     `moves` made of them).
 
+    `steps`: by zone index, the largest step between the zone's totals that costs nothing
+    (`_steps.PULKA_STEP` for a pulka; `_steps.USUAL_STEP` for a zone not in it).
+
     Returns, by the id of the token they replace, the parts of the tokens whose cut or reading changed.
     """
+    steps = steps or {}
+
+    def usual(sequence: list[NumberToken]) -> float:
+        return steps.get(sequence[0].zone, USUAL_STEP) if sequence else USUAL_STEP
+
     jobs: list[tuple[int, int, NumberToken]] = []
     split_ok = {id(t) for splits, _, sequence in sequences if splits for t in sequence}
-    needed = set().union(*(_needs_ways(sequence, readings, rising=rising, sure=sure)
+    needed = set().union(*(_needs_ways(sequence, readings, rising=rising, sure=sure, usual=usual(sequence))
                            for _, rising, sequence in sequences))
     cache = cache or DigitCache(recognizer)
     tokens = [t for _, _, sequence in sequences for t in sequence]
@@ -108,7 +118,8 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     out: dict[int, tuple[Part, ...]] = {}
     for splits, rising, sequence in sequences:
         choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
-        picks = monotone_picks(choices, rising=rising)
+        free = usual(sequence)
+        picks = monotone_picks(choices, rising=rising, usual=free)
         # Decision: a writer who runs one "1" into its digit runs them all in, so once the totals
         # have chosen a way that finds such a "1", every glyph of the zone that could hold one is
         # read for it (not only the ones wider than `_swallow.may_swallow`), because that writer's "13"
@@ -123,12 +134,12 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             if more:
                 options.update(_read_ways(more, cache, habit=True))
                 choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
-                picks = monotone_picks(choices, rising=rising)
+                picks = monotone_picks(choices, rising=rising, usual=free)
         fixed: dict[int, tuple[Part, ...]] = {}
         if moves is not None:
             chosen = {id(t): found[pick][0] for t, found, pick in zip(sequence, choices, picks, strict=True)
                       if pick > 0}
-            moved = moves([(splits, rising, sequence)], chosen, readings)
+            moved = moves([(splits, rising, sequence)], chosen, readings, steps)
             fixed = {key: parts for key, parts in moved.items() if chosen.get(key) != parts}
         if alternatives or fixed:
             # Decision: the totals choose among a number's other readings too (a pale digit read as
@@ -142,13 +153,14 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             # (A token `moves` read as one with the number before it keeps no part: it takes no step.)
             kept = [k for k, found in enumerate(choices) if found[0][0]]
             picks = [0] * len(choices)
-            for k, pick in zip(kept, monotone_picks([choices[k] for k in kept], rising=rising), strict=True):
+            for k, pick in zip(kept, monotone_picks([choices[k] for k in kept], rising=rising, usual=free),
+                                   strict=True):
                 picks[k] = pick
             # A run of numbers misread the same way costs its dearest swap (`_confusion`).
             runs = shared_confusions([choices[k][picks[k]] for k in kept], rising=rising,
                                      open_to=[id(sequence[k]) in others and id(sequence[k]) not in fixed
                                               for k in kept],
-                                     alternative_cost=_ALTERNATIVE_COST)
+                                     alternative_cost=_ALTERNATIVE_COST, usual=free)
             swapped = {id(sequence[kept[position]]): choice for position, choice in runs.items()}
         else:
             swapped = {}
@@ -251,7 +263,7 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken]], cache: DigitCache, *,
 
 
 def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading], *, rising: bool,
-                sure: float, penalty: float = STEP_BACK) -> set[int]:
+                sure: float, penalty: float = STEP_BACK, usual: float = USUAL_STEP) -> set[int]:
     """Ids of the tokens of one zone whose other ways must be read: those read less surely than
     `sure`, and both neighbours of every step between totals that costs (`step_cost`) in the zone's
     better direction.
@@ -265,8 +277,8 @@ def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading],
     values = [readings[id(t)].value for t in kept]
     best: list[float] | None = None
     for sign in (1,) if rising else (1, -1):
-        costs = [step_cost(sign * (v - u), penalty) if u is not None and v is not None else penalty
-                 for u, v in itertools.pairwise(values)]
+        costs = [step_cost(sign * (v - u), penalty, usual=usual) if u is not None and v is not None
+                 else penalty for u, v in itertools.pairwise(values)]
         if best is None or sum(costs) < sum(best):
             best = costs
     for i, cost in enumerate(best or []):

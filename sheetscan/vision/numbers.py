@@ -38,6 +38,7 @@ from sheetscan.vision._angles import choose_angles, circle_number
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._judge import judged_all
 from sheetscan.vision._regroup import regroup
+from sheetscan.vision._steps import PULKA_STEP, USUAL_STEP
 from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision._zone_ink import (
     CIRCLE,
@@ -146,6 +147,8 @@ class ZoneTokens:
     numbers are cut as they are asked for (`_Lazily`): most angles are tried on a few numbers only."""
     rising: bool = False
     """The zone's totals only ever go up (a mountain or whists zone); a pulka may be counted down."""
+    steps: float = USUAL_STEP
+    """The largest step between the zone's totals that costs nothing (`_steps.PULKA_STEP` for a pulka)."""
 
 
 @dataclass(frozen=True)
@@ -220,10 +223,13 @@ def find_numbers(ink: Ink, zones: ZonesLike, *, gap: float = 0.8) -> Tokens:
         split = block_members(owner, zone.index, centroids, [polygon for polygon, _ in parts])
         # Decision: only mountain and whists totals are taken to rise, because LAYOUT.md says some
         # companies count the pulka down; a zone of unknown kind may run either way.
-        rising = str(getattr(zone, "kind", "")) in _RISING
+        kind = str(getattr(zone, "kind", ""))
+        rising = kind in _RISING
+        steps = PULKA_STEP if kind == "pulka" else USUAL_STEP
         for b, ((_, angles), members) in enumerate(zip(parts, split, strict=True)):
             blocks.append(replace(_cut_block(ink, labels, stats, members, zone.index, b,
-                                             _candidate_angles(angles), stroke, gap), rising=rising))
+                                             _candidate_angles(angles), stroke, gap),
+                                  rising=rising, steps=steps))
     target = None
     if zones.circle is not None:
         members = np.flatnonzero(owner == CIRCLE) + 1
@@ -583,7 +589,8 @@ def read_numbers(tokens: Tokens, recognizer: Recognizer) -> SheetNumbers:
         rises[key] = block.rising
     zone_sequences = [(key >= 0, rises[key], numbers) for key, numbers in sequences.items()]
     # A digit that landed in the neighbouring number (their dot lost) moves back (`regroup`).
-    parts = choose_cuts(recognizer, zone_sequences, readings, cache=cache, moves=regroup)
+    parts = choose_cuts(recognizer, zone_sequences, readings, cache=cache, moves=regroup,
+                        steps={block.zone: block.steps for block in blocks if block.zone != CIRCLE})
     by_zone: dict[int, tuple[list[int], list[ReadNumber]]] = {}
     target: ReadNumber | None = None
     for block, (angle, numbers) in zip(blocks, chosen, strict=True):
