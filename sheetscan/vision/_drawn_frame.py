@@ -14,7 +14,7 @@ from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import runs_of, without_crossed
 from sheetscan.vision._quad import FrameCandidate, find_frames, segment_coverage, side_coverage, without_rims
 
-__all__ = ["apart", "choose_frame", "closed", "frame_candidates", "frame_inside", "votes", "whole"]
+__all__ = ["apart", "choose_frame", "closed", "dashed_candidates", "frame_candidates", "frame_inside", "votes", "whole"]
 
 
 def _paper_only(mask: U8, dark: U8, *, sharp: bool = False) -> U8 | None:
@@ -79,6 +79,59 @@ def frame_candidates(mask: U8, dark: U8, *, sharp_cut: bool = False) -> list[tup
         if sharp is not None:
             frames += _best_and_whole(find_frames(sharp, gray=dark), sharp)
     return [_inside_ruling(frame, dark) for frame in frames]
+
+
+_DASH_VOTES = 0.06  # a straight run of dashes: this share of the size in ink along it (Hough votes) ...
+_DASH_LENGTH = 0.12  # ... spanning this share of the size ...
+_DASH_GAP = 0.02  # ... with no gap wider than this share of the size
+
+
+def dashed_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
+    """The whole outlines in `mask` cut to the paper (found at full resolution) once its straight runs
+    of dashes are joined into lines, each with the mask they were found in (the joined one).
+
+    Decision: a frame drawn in fine pencil shows only in dashes at every ink level (a line at 0.86-0.92
+    of the paper's brightness, broken up by the paper's grain), so no level closes it into an outline;
+    the dashes of one side lie on one straight line, so each straight run of ink (`_DASH_VOTES` of the
+    size in ink over at least `_DASH_LENGTH` of it, no gap over `_DASH_GAP`) is drawn in as a line and
+    the outlines looked for again (bench_styles seed 11000, thin, photo 1: no result before). Only on
+    the paper (the table's texture holds long straight runs too), and only whole outlines count.
+    """
+    mask = closed(mask)
+    paper = _paper_only(mask, dark, sharp=True)
+    if paper is None:
+        return []
+    size = max(mask.shape)
+    segments = cv2.HoughLinesP(paper, 1, np.pi / 360, round(_DASH_VOTES * size),
+                               minLineLength=_DASH_LENGTH * size, maxLineGap=_DASH_GAP * size)
+    if segments is None:
+        return []
+    joined = paper.copy()
+    for x0, y0, x1, y1 in np.asarray(segments).reshape(-1, 4).tolist():
+        cv2.line(joined, (int(x0), int(y0)), (int(x1), int(y1)), 255, 1)
+    found = [c for c in _best_and_whole(find_frames(joined, gray=dark), joined)
+             if whole(c[0]) and _square_cornered(c[0].quad)]
+    return [_inside_ruling(frame, dark) for frame in found]
+
+
+_CORNER_SLACK = 45.0
+"""Degrees a photographed rectangle's corner may differ from a right angle (a 45° tilt keeps well within)."""
+
+
+def _square_cornered(quad: F64) -> bool:
+    """Whether every corner of `quad` is within `_CORNER_SLACK` of a right angle.
+
+    Decision: asked of an outline closed by joined dashes, because the straight runs joined there
+    also come from a table's grain or a texture, whose outlines are slivers (corners of 7° and 170°
+    seen on a synthetic wooden table), while a drawn rectangle photographed from any sensible angle
+    keeps its corners near right angles.
+    """
+    for k in range(4):
+        u, v = quad[k - 1] - quad[k], quad[(k + 1) % 4] - quad[k]
+        cosine = float(np.dot(u, v)) / max(1e-9, float(np.linalg.norm(u) * np.linalg.norm(v)))
+        if abs(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))) - 90.0) > _CORNER_SLACK:
+            return False
+    return True
 
 
 _RULED = 4
