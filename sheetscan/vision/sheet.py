@@ -30,6 +30,7 @@ from sheetscan.vision._drawn_frame import (
     frame_inside,
     votes,
     whole,
+    without_coloured_side,
 )
 from sheetscan.vision._lines import below, dark_ratio, hysteresis
 from sheetscan.vision._quad import (
@@ -261,7 +262,8 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
                       and apart(c[0].quad, chosen[0].quad, size)]
             candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
     if candidates:
-        return _from_drawn_frame(photo, choose_frame(candidates), scale, shift), len(markers)
+        chosen = without_coloured_side(choose_frame(candidates), ratio("min"), ratio("max"))
+        return _from_drawn_frame(photo, chosen, scale, shift), len(markers)
     return None, len(markers)
 
 
