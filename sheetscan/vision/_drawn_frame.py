@@ -119,7 +119,8 @@ def dashed_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
 
 
 _CORNER_SLACK = 45.0
-"""Degrees a photographed rectangle's corner may differ from a right angle (a 45° tilt keeps well within)."""
+"""Degrees a photographed rectangle's corner may differ from a right angle (generous: a sheet photographed
+at a steep angle keeps its corners well within it)."""
 
 
 def _square_cornered(quad: F64) -> bool:
