@@ -88,6 +88,7 @@ def frame_candidates(mask: U8, dark: U8, *, sharp_cut: bool = False) -> list[tup
 _DASH_VOTES = 0.06  # a straight run of dashes: this share of the size in ink along it (Hough votes) ...
 _DASH_LENGTH = 0.12  # ... spanning this share of the size ...
 _DASH_GAP = 0.02  # ... with no gap wider than this share of the size
+_DASHED_SIDE = 0.5  # each side of an outline closed by joined dashes lies on them along this share at least
 
 
 def dashed_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
@@ -99,7 +100,11 @@ def dashed_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
     the dashes of one side lie on one straight line, so each straight run of ink (`_DASH_VOTES` of the
     size in ink over at least `_DASH_LENGTH` of it, no gap over `_DASH_GAP`) is drawn in as a line and
     the outlines looked for again (bench_styles seed 11000, thin, photo 1: no result before). Only on
-    the paper (the table's texture holds long straight runs too), and only whole outlines count.
+    the paper (the table's texture holds long straight runs too), and only whole outlines whose every
+    side lies on the unjoined dashes along `_DASHED_SIDE` of it (within 2 px at the preview) count: an
+    outline closed by joined runs of writing and parts of the frame's inner lines follows ink only
+    roughly (0.17-0.22 on its worst side, thin 10006 of bench_styles seed 10000; the fine pencil frame of
+    thin 11001 0.98).
     """
     mask = closed(mask)
     paper = _paper_only(mask, dark, sharp=True)
@@ -114,7 +119,8 @@ def dashed_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
     for x0, y0, x1, y1 in np.asarray(segments).reshape(-1, 4).tolist():
         cv2.line(joined, (int(x0), int(y0)), (int(x1), int(y1)), 255, 1)
     found = [c for c in _best_and_whole(find_frames(joined, gray=dark), joined)
-             if whole(c[0]) and _square_cornered(c[0].quad)]
+             if whole(c[0]) and _square_cornered(c[0].quad)
+             and min(side_coverage(paper, c[0].quad, tolerance=max(2.0, 0.002 * size))) >= _DASHED_SIDE]
     return [_inside_ruling(frame, dark) for frame in found]
 
 
