@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import runs_of, without_crossed
 from sheetscan.vision._quad import FrameCandidate, find_frames, segment_coverage, side_coverage, without_rims
 
-__all__ = ["apart", "choose_frame", "closed", "frame_candidates", "frame_inside", "votes", "whole"]
+__all__ = [
+    "apart", "choose_frame", "closed", "dashed_candidates", "frame_candidates", "frame_inside", "votes",
+    "whole", "without_coloured_side",
+]
 
 
 def _paper_only(mask: U8, dark: U8, *, sharp: bool = False) -> U8 | None:
@@ -79,6 +83,66 @@ def frame_candidates(mask: U8, dark: U8, *, sharp_cut: bool = False) -> list[tup
         if sharp is not None:
             frames += _best_and_whole(find_frames(sharp, gray=dark), sharp)
     return [_inside_ruling(frame, dark) for frame in frames]
+
+
+_DASH_VOTES = 0.06  # a straight run of dashes: this share of the size in ink along it (Hough votes) ...
+_DASH_LENGTH = 0.12  # ... spanning this share of the size ...
+_DASH_GAP = 0.02  # ... with no gap wider than this share of the size
+_DASHED_SIDE = 0.5  # each side of an outline closed by joined dashes lies on them along this share at least
+
+
+def dashed_candidates(mask: U8, dark: U8) -> list[tuple[FrameCandidate, U8]]:
+    """The whole outlines in `mask` cut to the paper (found at full resolution) once its straight runs
+    of dashes are joined into lines, each with the mask they were found in (the joined one).
+
+    Decision: a frame drawn in fine pencil shows only in dashes at every ink level (a line at 0.86-0.92
+    of the paper's brightness, broken up by the paper's grain), so no level closes it into an outline;
+    the dashes of one side lie on one straight line, so each straight run of ink (`_DASH_VOTES` of the
+    size in ink over at least `_DASH_LENGTH` of it, no gap over `_DASH_GAP`) is drawn in as a line and
+    the outlines looked for again (bench_styles seed 11000, thin, photo 1: no result before). Only on
+    the paper (the table's texture holds long straight runs too), and only whole outlines whose every
+    side lies on the unjoined dashes along `_DASHED_SIDE` of it (within 2 px at the preview) count: an
+    outline closed by joined runs of writing and parts of the frame's inner lines follows ink only
+    roughly (0.17-0.22 on its worst side, thin 10006 of bench_styles seed 10000; the fine pencil frame of
+    thin 11001 0.98).
+    """
+    mask = closed(mask)
+    paper = _paper_only(mask, dark, sharp=True)
+    if paper is None:
+        return []
+    size = max(mask.shape)
+    segments = cv2.HoughLinesP(paper, 1, np.pi / 360, round(_DASH_VOTES * size),
+                               minLineLength=_DASH_LENGTH * size, maxLineGap=_DASH_GAP * size)
+    if segments is None:
+        return []
+    joined = paper.copy()
+    for x0, y0, x1, y1 in np.asarray(segments).reshape(-1, 4).tolist():
+        cv2.line(joined, (int(x0), int(y0)), (int(x1), int(y1)), 255, 1)
+    found = [c for c in _best_and_whole(find_frames(joined, gray=dark), joined)
+             if whole(c[0]) and _square_cornered(c[0].quad)
+             and min(side_coverage(paper, c[0].quad, tolerance=max(2.0, 0.002 * size))) >= _DASHED_SIDE]
+    return [_inside_ruling(frame, dark) for frame in found]
+
+
+_CORNER_SLACK = 45.0
+"""Degrees a photographed rectangle's corner may differ from a right angle (generous: a sheet photographed
+at a steep angle keeps its corners well within it)."""
+
+
+def _square_cornered(quad: F64) -> bool:
+    """Whether every corner of `quad` is within `_CORNER_SLACK` of a right angle.
+
+    Decision: asked of an outline closed by joined dashes, because the straight runs joined there
+    also come from a table's grain or a texture, whose outlines are slivers (corners of 7° and 170°
+    seen on a synthetic wooden table), while a drawn rectangle photographed from any sensible angle
+    keeps its corners near right angles.
+    """
+    for k in range(4):
+        u, v = quad[k - 1] - quad[k], quad[(k + 1) % 4] - quad[k]
+        cosine = float(np.dot(u, v)) / max(1e-9, float(np.linalg.norm(u) * np.linalg.norm(v)))
+        if abs(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))) - 90.0) > _CORNER_SLACK:
+            return False
+    return True
 
 
 _RULED = 4
@@ -339,3 +403,57 @@ def _joined(a: F64, b: F64, mask: U8, own: U8 | None, tolerance: float) -> float
 def votes(frame: FrameCandidate, frames: list[FrameCandidate], size: int) -> int:
     """How many of `frames` (itself included) have all four corners within 1.5 % of the size of its."""
     return sum(float(np.hypot(*(f.quad - frame.quad).T).max()) < 0.015 * size for f in frames)
+
+
+_NEUTRAL_PEN = 0.8  # the frame's other three sides: at least this share of their darkness in every channel
+_COLOURED = 0.5  # the odd side: under this share (a red margin: 0.28-0.36; pencil and black pen: 0.87-1.0)
+
+
+def without_coloured_side(chosen: tuple[FrameCandidate, U8], darkest: NDArray[np.float32],
+                          brightest: NDArray[np.float32]) -> tuple[FrameCandidate, U8]:
+    """`chosen` with its mask cleared of coloured ink when one side of its outline is a coloured line
+    and the other three are drawn in a neutral pen (`darkest` / `brightest`: the darkest and the
+    brightest channel's ratio to the paper, as `dark_ratio` gives them).
+
+    Decision: a side drawn in colour where the other three are pencil or black pen is not the frame's
+    (one pen draws the frame): it is a printed line beside it, the red margin of lined paper, which the
+    outline's hull took instead of the frame's side next to it (bench_styles seed 11000, photo 5, dark
+    and blur: the left side on the margin, 11-16 px off at the preview). Coloured ink fades in the
+    brightest channel: the pixels darker in the darkest channel than their share of darkness in the
+    brightest one says of a neutral pen are cleared, so that the side is fitted to the frame's own line.
+    """
+    frame, mask = chosen
+    shares = [_neutral_share(frame.quad[k], frame.quad[(k + 1) % 4], darkest, brightest) for k in range(4)]
+    odd = [k for k, share in enumerate(shares) if share is not None and share < _COLOURED]
+    others = [share for k, share in enumerate(shares) if k not in odd]
+    if len(odd) != 1 or any(share is None or share < _NEUTRAL_PEN for share in others):
+        return chosen
+    coloured = (1.0 - brightest) < _COLOURED * (1.0 - darkest)
+    cleared = mask.copy()
+    cleared[coloured] = 0
+    return frame, cleared
+
+
+def _neutral_share(a: F64, b: F64, darkest: NDArray[np.float32], brightest: NDArray[np.float32],
+                   *, samples: int = 80, ink: float = 0.85) -> float | None:
+    """The median share of the darkness of the line from `a` to `b` that the brightest channel sees too
+    (1 = neutral grey or black, near 0 = a coloured line), at its darkest pixel across it at each of
+    `samples` places; None when under a quarter of the places show ink (darker than `ink`)."""
+    h, w = darkest.shape
+    length = float(np.hypot(*(b - a)))
+    if length < 1.0:
+        return None
+    normal = np.array([a[1] - b[1], b[0] - a[0]]) / length
+    reach = max(3, round(0.004 * max(h, w)))
+    t = np.linspace(0.1, 0.9, samples)[:, None, None]
+    across = np.arange(-reach, reach + 1)[None, :, None]
+    pts = (f64(a) + t * (b - a) + across * normal).round().astype(int)  # samples × offsets × 2
+    x, y = pts[..., 0].clip(0, w - 1), pts[..., 1].clip(0, h - 1)
+    dark = darkest[y, x]
+    pick = np.argmin(dark, axis=1)
+    rows = np.arange(samples)
+    lowest, seen = dark[rows, pick], brightest[y, x][rows, pick]
+    on = lowest < ink
+    if on.sum() < samples // 4:
+        return None
+    return float(np.median((1.0 - seen[on]) / np.maximum(1e-3, 1.0 - lowest[on])))

@@ -25,10 +25,12 @@ from sheetscan.vision._drawn_frame import (
     apart,
     choose_frame,
     closed,
+    dashed_candidates,
     frame_candidates,
     frame_inside,
     votes,
     whole,
+    without_coloured_side,
 )
 from sheetscan.vision._lines import below, dark_ratio, hysteresis
 from sheetscan.vision._quad import (
@@ -237,6 +239,16 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
                     last.extend(c for c in found if not overrun_sides(closed(level), c[0].quad, size))
             if last:
                 break
+        if not last:
+            # Decision: a frame seen only in dashes is looked for last, its dashes joined along straight
+            # lines (`dashed_candidates`), at the same levels and on the same terms.
+            for levels in _LAST_ATTEMPTS:
+                for channel, contrast in levels:
+                    level = below(ratio(channel), contrast)
+                    last.extend(c for c in dashed_candidates(level, dark)
+                                if not overrun_sides(closed(level), c[0].quad, size))
+                if last:
+                    break
         part_drawn = [c for c, ink in zip(candidates, uncut, strict=True)
                       if not overrun_sides(closed(ink), c[0].quad, size)]
         candidates = last or part_drawn
@@ -250,7 +262,8 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
                       and apart(c[0].quad, chosen[0].quad, size)]
             candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
     if candidates:
-        return _from_drawn_frame(photo, choose_frame(candidates), scale, shift), len(markers)
+        chosen = without_coloured_side(choose_frame(candidates), ratio("min"), ratio("max"))
+        return _from_drawn_frame(photo, chosen, scale, shift), len(markers)
     return None, len(markers)
 
 
