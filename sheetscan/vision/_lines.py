@@ -53,7 +53,18 @@ def seeded(mask: U8, seeds: U8) -> U8:
     keep = np.zeros(count, np.uint8)
     keep[labels[seeds > 0]] = 255
     keep[0] = 0
+    # Decision: where the mask covers more than 4 % of the image (the lines' level on a rectified sheet:
+    # 5-30 %), one lookup through the table for every pixel, its bounds left unchecked (every label is
+    # below the table's length), because that is 1.4-4 times as fast as looking up only the mask's pixels
+    # by their places (bench seed 1000: 2.8-9.7 -> 0.7-4.9 ms a sheet); the same pixels, as `keep[0]`
+    # (off the blobs) is 0. A sparser mask's pixels are looked up by their places.
+    if cv2.countNonZero(mask) > _DENSE * mask.size:
+        return u8(np.take(keep, labels, mode="clip"))
     return _relabelled(mask, labels, keep)
+
+
+_DENSE = 0.04
+"""The share of a mask's pixels above which `seeded` looks every pixel's label up in one pass."""
 
 
 def _relabelled(mask: U8, labels: NDArray[np.int32], values: U8) -> U8:
