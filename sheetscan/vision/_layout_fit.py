@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import opening, runs_of, without_crossed
+from sheetscan.vision._threads import in_background
 
 __all__ = ["Measured", "Ring", "fit_ring", "line_masks", "measure", "without_rulings"]
 
@@ -233,18 +234,27 @@ def without_rulings(mask: U8, frame: tuple[float, float, float, float], slack: i
     other strip that runs all the way to just inside the frame's far side. Its pixels are erased, except
     where a drawn line crosses it (ink on both sides of it there), so the drawn lines are not cut.
     """
-    out = mask.copy()
     left, top, right, bottom = frame
-    for transposed in (False, True):
+
+    def erased(transposed: bool) -> U8 | None:
         m = np.ascontiguousarray(mask.T) if transposed else mask
         lo, hi = (top, bottom) if transposed else (left, right)
         erase, widest = _lines_across(m, lo, hi, slack)
         if not widest:
-            continue
+            return None
         # A drawn line crossing the paper's line has ink a little above and below it there: kept.
         d = widest // 2 + 2
         erase = without_crossed(erase, m, off=d, reach=2 * d)
-        out = u8(cv2.bitwise_and(out, cv2.bitwise_not(erase.T if transposed else erase)))
+        return u8(erase.T) if transposed else erase
+
+    # Decision: the vertical lines are looked for in a second thread while this one looks for the
+    # horizontal ones, because each way looks only at `mask` itself, and OpenCV and numpy let go of the
+    # GIL; what is erased is the same.
+    aside = in_background(lambda: erased(True))
+    out = mask.copy()
+    for erase in (erased(False), aside.result()):
+        if erase is not None:
+            out = u8(cv2.bitwise_and(out, cv2.bitwise_not(erase)))
     return out
 
 
