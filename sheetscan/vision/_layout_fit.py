@@ -70,8 +70,10 @@ def line_masks(mask: U8, length: int, slack: int, along: int = 1) -> tuple[U8, U
 
 def _peaks(profile: F64, threshold: float, min_gap: int) -> list[int]:
     """Local maxima of `profile` above `threshold`, at least `min_gap` apart (strongest kept)."""
-    idx = [i for i in range(1, len(profile) - 1)
-           if profile[i] >= threshold and profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1]]
+    # (The same comparisons, made on the whole profile at once rather than place by place in Python.)
+    middle = profile[1:-1]
+    at = (middle >= threshold) & (middle >= profile[:-2]) & (middle >= profile[2:])
+    idx = (np.flatnonzero(at) + 1).tolist()
     idx.sort(key=lambda i: -profile[i])
     kept: list[int] = []
     for i in idx:

@@ -70,3 +70,12 @@ def test_rulings_are_erased_either_way(transposed: bool) -> None:
     assert not out[np.ix_(rulings, np.flatnonzero(away))].any()
     assert out[98:103, 98:503].all() and out[497:502, 98:503].all()
     assert out[98:503, 98:103].all() and out[98:503, 497:502].all()
+
+
+def test_peaks_by_hand() -> None:
+    profile = np.array([0, 5, 3, 3, 9, 9, 1, 4, 0], np.float64)
+    # Local maxima at least 3 (not at the ends): 1 (5), 4 (9), 5 (9, level with 4), 7 (4). Strongest
+    # first, the earlier among equals: 4, then 5 (1 from 4: dropped), 1 and 7 (3 from 4: kept).
+    assert _layout_fit._peaks(profile, 3.0, 2) == [1, 4, 7]
+    assert _layout_fit._peaks(profile, 3.0, 4) == [4]  # 1 and 7 are 3 from 4
+    assert _layout_fit._peaks(np.array([9.0, 0.0, 9.0]), 1.0, 1) == []  # the ends never count
