@@ -156,14 +156,13 @@ def _coverage(mask: U8, a: F64, b: F64, *, samples: int = 48, tolerance: int = 0
     x = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
     y = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
     if tolerance:
-        best = np.zeros(samples, bool)
         d = (b - a) / max(float(np.hypot(*(b - a))), 1e-9)
         normal = np.array([-d[1], d[0]])
-        for off in range(-tolerance, tolerance + 1):
-            xo = np.clip((pts[:, 0] + off * normal[0]).round().astype(int), 0, w - 1)
-            yo = np.clip((pts[:, 1] + off * normal[1]).round().astype(int), 0, h - 1)
-            best |= mask[yo, xo] > 0
-        return float(best.mean())
+        # Every offset across the segment at once (rows), each place as `off * normal` moves it.
+        offs = np.arange(-tolerance, tolerance + 1)[:, None]
+        xo = np.clip((pts[None, :, 0] + offs * normal[0]).round().astype(int), 0, w - 1)
+        yo = np.clip((pts[None, :, 1] + offs * normal[1]).round().astype(int), 0, h - 1)
+        return float((mask[yo, xo] > 0).any(axis=0).mean())
     return float((mask[y, x] > 0).mean())
 
 

@@ -79,3 +79,13 @@ def test_peaks_by_hand() -> None:
     assert _layout_fit._peaks(profile, 3.0, 2) == [1, 4, 7]
     assert _layout_fit._peaks(profile, 3.0, 4) == [4]  # 1 and 7 are 3 from 4
     assert _layout_fit._peaks(np.array([9.0, 0.0, 9.0]), 1.0, 1) == []  # the ends never count
+
+
+def test_coverage_within_a_tolerance_by_hand() -> None:
+    mask = np.zeros((40, 100), np.uint8)
+    mask[10, 20:60] = 255  # a line along row 10, columns 20..59
+    a, b = np.array([0.0, 12.0]), np.array([99.0, 12.0])  # a segment along row 12: 2 px off the line
+    # 100 samples, one a column; columns 20..59 are on the line: 40 of 100 within 2 px, none within 1.
+    assert _layout_fit._coverage(mask, a, b, samples=100, tolerance=2) == 0.4
+    assert _layout_fit._coverage(mask, a, b, samples=100, tolerance=1) == 0.0
+    assert _layout_fit._coverage(mask, a - [0, 2], b - [0, 2], samples=100) == 0.4  # on the line itself
