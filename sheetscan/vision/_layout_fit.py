@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import opening, runs_of, without_crossed
+from sheetscan.vision._threads import in_background
 
 __all__ = ["Measured", "Ring", "fit_ring", "line_masks", "measure", "without_rulings"]
 
@@ -69,8 +70,10 @@ def line_masks(mask: U8, length: int, slack: int, along: int = 1) -> tuple[U8, U
 
 def _peaks(profile: F64, threshold: float, min_gap: int) -> list[int]:
     """Local maxima of `profile` above `threshold`, at least `min_gap` apart (strongest kept)."""
-    idx = [i for i in range(1, len(profile) - 1)
-           if profile[i] >= threshold and profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1]]
+    # (The same comparisons, made on the whole profile at once rather than place by place in Python.)
+    middle = profile[1:-1]
+    at = (middle >= threshold) & (middle >= profile[:-2]) & (middle >= profile[2:])
+    idx = (np.flatnonzero(at) + 1).tolist()
     idx.sort(key=lambda i: -profile[i])
     kept: list[int] = []
     for i in idx:
@@ -153,14 +156,13 @@ def _coverage(mask: U8, a: F64, b: F64, *, samples: int = 48, tolerance: int = 0
     x = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
     y = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
     if tolerance:
-        best = np.zeros(samples, bool)
         d = (b - a) / max(float(np.hypot(*(b - a))), 1e-9)
         normal = np.array([-d[1], d[0]])
-        for off in range(-tolerance, tolerance + 1):
-            xo = np.clip((pts[:, 0] + off * normal[0]).round().astype(int), 0, w - 1)
-            yo = np.clip((pts[:, 1] + off * normal[1]).round().astype(int), 0, h - 1)
-            best |= mask[yo, xo] > 0
-        return float(best.mean())
+        # Every offset across the segment at once (rows), each place as `off * normal` moves it.
+        offs = np.arange(-tolerance, tolerance + 1)[:, None]
+        xo = np.clip((pts[None, :, 0] + offs * normal[0]).round().astype(int), 0, w - 1)
+        yo = np.clip((pts[None, :, 1] + offs * normal[1]).round().astype(int), 0, h - 1)
+        return float((mask[yo, xo] > 0).any(axis=0).mean())
     return float((mask[y, x] > 0).mean())
 
 
@@ -233,18 +235,27 @@ def without_rulings(mask: U8, frame: tuple[float, float, float, float], slack: i
     other strip that runs all the way to just inside the frame's far side. Its pixels are erased, except
     where a drawn line crosses it (ink on both sides of it there), so the drawn lines are not cut.
     """
-    out = mask.copy()
     left, top, right, bottom = frame
-    for transposed in (False, True):
+
+    def erased(transposed: bool) -> U8 | None:
         m = np.ascontiguousarray(mask.T) if transposed else mask
         lo, hi = (top, bottom) if transposed else (left, right)
         erase, widest = _lines_across(m, lo, hi, slack)
         if not widest:
-            continue
+            return None
         # A drawn line crossing the paper's line has ink a little above and below it there: kept.
         d = widest // 2 + 2
         erase = without_crossed(erase, m, off=d, reach=2 * d)
-        out = u8(cv2.bitwise_and(out, cv2.bitwise_not(erase.T if transposed else erase)))
+        return u8(erase.T) if transposed else erase
+
+    # Decision: the vertical lines are looked for in a second thread while this one looks for the
+    # horizontal ones, because each way looks only at `mask` itself, and OpenCV and numpy let go of the
+    # GIL; what is erased is the same.
+    aside = in_background(lambda: erased(True))
+    out = mask.copy()
+    for erase in (erased(False), aside.result()):
+        if erase is not None:
+            out = u8(cv2.bitwise_and(out, cv2.bitwise_not(erase)))
     return out
 
 

@@ -53,7 +53,18 @@ def seeded(mask: U8, seeds: U8) -> U8:
     keep = np.zeros(count, np.uint8)
     keep[labels[seeds > 0]] = 255
     keep[0] = 0
+    # Decision: where the mask covers more than 4 % of the image (the lines' level on a rectified sheet:
+    # 5-30 %), one lookup through the table for every pixel, its bounds left unchecked (every label is
+    # below the table's length), because that is 1.4-4 times as fast as looking up only the mask's pixels
+    # by their places (bench seed 1000: 2.8-9.7 -> 0.7-4.9 ms a sheet); the same pixels, as `keep[0]`
+    # (off the blobs) is 0. A sparser mask's pixels are looked up by their places.
+    if cv2.countNonZero(mask) > _DENSE * mask.size:
+        return u8(np.take(keep, labels, mode="clip"))
     return _relabelled(mask, labels, keep)
+
+
+_DENSE = 0.04
+"""The share of a mask's pixels above which `seeded` looks every pixel's label up in one pass."""
 
 
 def _relabelled(mask: U8, labels: NDArray[np.int32], values: U8) -> U8:
@@ -107,12 +118,13 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
 def ink_at(mask: U8, x: NDArray[np.integer], y: NDArray[np.integer]) -> NDArray[np.bool_]:
     """Whether `mask` has ink at each pixel (x, y) (arrays of one shape); places off the image are paper."""
     h, w = mask.shape
-    # A one-pixel paper border, and every place off the image moved onto it: one plain lookup instead
-    # of picking out the places inside the image.
-    framed = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    xs = np.clip(np.asarray(x, np.intp) + 1, 0, w + 1)
-    ys = np.clip(np.asarray(y, np.intp) + 1, 0, h + 1)
-    return np.asarray(np.take(framed, ys * (w + 2) + xs) > 0, np.bool_)
+    # Decision: each place is looked up clipped onto the image and then told off where it lay outside,
+    # because that is the same answer as looking it up in a copy of the mask with a paper border, without
+    # copying the whole mask at every call (captured calls, bench seed 1000: 1.0-1.7 -> 0.5 ms a call).
+    xs, ys = np.asarray(x, np.intp), np.asarray(y, np.intp)
+    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    at = np.take(mask, np.clip(ys, 0, h - 1) * w + np.clip(xs, 0, w - 1))
+    return np.asarray((at > 0) & inside, np.bool_)
 
 
 def at_least(image: U8, level: int) -> U8:
@@ -223,15 +235,23 @@ def nearest_run_spans(ink: NDArray[np.bool_], offsets: F64, max_len: int
     rows, n = ink.shape
     if rows == 0:
         return f64(np.zeros(0)), f64(np.zeros(0)), np.zeros(0, bool)
-    columns = np.arange(n)
-    distance = np.where(ink, np.abs(offsets)[None, :], np.inf)
-    nearest = np.argmin(distance, axis=1)
-    has_ink = np.isfinite(distance[np.arange(rows), nearest])
+    # The nearest ink: the first inked column in the order of distance from offset 0 (the lower column
+    # first among equals, as the least distance's first place); column 0 in a row without ink.
+    # Decision: found so, and the gaps' places counted in int16, because that is the same answer as the
+    # least of a float distance table and the gaps counted in int64, in half the time (captured calls,
+    # bench seed 1000: 1.4-1.5 -> 0.6-0.7 ms a call).
+    order = np.argsort(np.abs(offsets), kind="stable")
+    has_ink = ink.any(axis=1)
+    nearest = np.where(has_ink, order[np.argmax(ink[:, order], axis=1)], 0)
+    kind = np.int16 if n < np.iinfo(np.int16).max else np.intp
+    columns = np.arange(n, dtype=kind)[None, :]
+    gap = ~ink
     # The run holding the nearest ink: from just after the last gap before it to the first gap after.
-    last_gap = np.maximum.accumulate(np.where(~ink, columns[None, :], -1), axis=1)
-    next_gap = np.minimum.accumulate(np.where(~ink, columns[None, :], n)[:, ::-1], axis=1)[:, ::-1]
-    start = last_gap[np.arange(rows), nearest] + 1
-    end = next_gap[np.arange(rows), nearest]
+    last_gap = np.maximum.accumulate(np.where(gap, columns, kind(-1)), axis=1)
+    next_gap = np.minimum.accumulate(np.where(gap, columns, kind(n))[:, ::-1], axis=1)[:, ::-1]
+    every = np.arange(rows)
+    start = last_gap[every, nearest].astype(np.intp) + 1
+    end = next_gap[every, nearest].astype(np.intp)
     valid = has_ink & (end - start <= max_len)
     return f64(offsets[np.clip(start, 0, n - 1)]), f64(offsets[np.clip(end - 1, 0, n - 1)]), valid
 

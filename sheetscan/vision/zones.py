@@ -108,11 +108,21 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
     left, top, right, bottom = sheet.frame
     size = max(right - left, bottom - top)
     line_width = max(2.0, 0.004 * size)
+    form = sheet.source == "form" and sheet.layout is not None
+    if form and on_upright is not None:
+        # A printed form is upright as rectified (its markers told its rotation): the caller's work on
+        # it may start before the lines are measured.
+        on_upright(image)
     mask, ratio, contrast, darkest, faint_lines = lines_mask(image, sheet.frame, line_width,
                                                  band=max(4, round(0.006 * size)))
+    # Decision: the lines' faint edges and what the ink stage will take for ink are found in a second
+    # thread while this one measures the lines and chooses the layout, because they need nothing but the
+    # ratios (turned with the sheet afterwards), and OpenCV and numpy let go of the GIL: the same masks.
+    faint_job = in_background(lambda: hysteresis(ratio, contrast, max(contrast, 0.86)))
+    ink_job = in_background(lambda: local_ink(darkest))
     notes = list(sheet.notes)
 
-    if sheet.source == "form" and sheet.layout is not None:
+    if form and sheet.layout is not None:
         layout: SheetLayout = sheet.layout
         if players is not None and players != layout.players:
             notes.append(f"the form is for {layout.players} players; --players {players} was ignored")
@@ -149,7 +159,7 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
         proportions, prop_notes = measured_proportions(layout, measured, k)
         notes.extend(prop_notes)
     upright, to_rect, frame = _turn(image, sheet.frame, k)
-    if on_upright is not None:
+    if on_upright is not None and not form:
         on_upright(upright)
     geometry = layout_geometry(layout, proportions, notes)
     to_photo = f64(sheet.to_photo @ to_rect)
@@ -186,7 +196,7 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
         circle = (float(cx), float(cy), circle[2])
     # The lines' faint edges and pale stretches: as faint as the ink stage still sees (its hysteresis
     # keeps pixels down to 0.84 of the paper), wherever they join the lines' darker ink.
-    faint = _turn_mask(hysteresis(ratio, contrast, max(contrast, 0.86)), k)
+    faint = _turn_mask(faint_job.result(), k)
     # Decision: a printed form's lines and circle are exactly where the model puts them and print
     # sharp, so only a hand-drawn sheet's lines are followed and taken with their faint edges: on a
     # form that would only take the edges of digits written against the lines.
@@ -212,7 +222,7 @@ def locate_zones(sheet: RectifiedSheet, *, players: int | None = None, debug: De
                 pass  # the ring does not fit the measured rectangles: keep the zones as they were
     # What the ink stage will take for ink right beside the lines (a ruling's stubs where it crosses a
     # line, a line's blurred fringe) is line too, so no "+" is left to read as a digit.
-    line_mask = np.maximum(line_mask, hanging_pieces(line_mask, _turn_mask(local_ink(darkest), k),
+    line_mask = np.maximum(line_mask, hanging_pieces(line_mask, _turn_mask(ink_job.result(), k),
                                                      reach=line_width))
     # Decision: a printed form's grey labels stay out of the line mask, because the numbers stage drops
     # them itself and, measured on the bench's form photos, masking them (even only those no writing
