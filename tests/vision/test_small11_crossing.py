@@ -1,0 +1,51 @@
+"""Stage 4, small writing against a drawn line: a piece of the line is given back to the writing only when
+the writing reaches it from both sides of the line, not when two digits written side by side reach it from
+the same side (`_line_removal.remove_lines`).
+
+The small synthetic sheet of `_line_sheet`: a 4 px line (rows 599-602, x 300-899) under an 8 px mask (rows
+597-604), which the line removal widens by a pixel (rows 596-605) and measures 11 px wide, so a piece of the
+line counts as reached within 5 px (half of the 11 px square) of the ink off the mask. The truth is where
+each test put its strokes.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tests.vision._line_sheet import ink_of, sheet_with_line
+
+
+def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray]:
+    count, labels = cv2.connectedComponents(np.asarray(mask > 0, np.uint8), connectivity=8)
+    return count - 1, labels
+
+
+def test_two_digits_hanging_side_by_side_from_a_line_stay_apart() -> None:
+    # Two 4 px strokes hanging from the line's lower edge, 4 px apart: x 600-603 and x 608-611, rows 603-630
+    # (a small "1" and the side of the "0" after it). Off the mask (rows 606 on) each reaches 5 px up, to
+    # row 601, and 5 px sideways: both reach the line's ink in rows 601-602 over x 595-616, one piece of it.
+    # Both come from below the line: that piece is the line's, not a stroke crossing it, so it is not given
+    # back and the two digits are two blobs, with no ink in the masked rows between them.
+    darkness, lines = sheet_with_line()
+    darkness[603:631, 600:604] = 0.6
+    darkness[603:631, 608:612] = 0.6
+    mask = ink_of(darkness, lines)
+    count, labels = _blobs(mask[580:640, 580:640])
+    assert count == 2, f"{count} blobs"
+    assert labels[625 - 580, 601 - 580] != labels[625 - 580, 609 - 580]
+    assert not mask[596:606, 580:640].any(), f"{int(np.count_nonzero(mask[596:606, 580:640]))} line px kept"
+
+
+def test_strokes_meeting_the_line_from_both_sides_a_little_apart_get_its_piece_back() -> None:
+    # A stroke from above ending on the line (x 700-703, rows 570-598) and one from below starting on it
+    # 4 px to the right (x 708-711, rows 603-630): a digit crossing the line with a kink (a "4"'s stem). Each
+    # side's reach (5 px) takes in the line's ink between them (x 695-716, rows 599-602): one piece, reached
+    # from above and from below, given back, so the digit stays one blob.
+    darkness, lines = sheet_with_line()
+    darkness[570:599, 700:704] = 0.6
+    darkness[603:631, 708:712] = 0.6
+    mask = ink_of(darkness, lines)
+    count, labels = _blobs(mask[560:640, 680:730])
+    assert count == 1, f"{count} blobs"
+    assert labels[575 - 560, 701 - 680] == labels[625 - 560, 709 - 680] != 0
