@@ -13,6 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from sheetscan.vision._line_removal import remove_lines
 from tests.vision._line_sheet import ink_of, sheet_with_line
 
 
@@ -49,3 +50,24 @@ def test_strokes_meeting_the_line_from_both_sides_a_little_apart_get_its_piece_b
     count, labels = _blobs(mask[560:640, 680:730])
     assert count == 1, f"{count} blobs"
     assert labels[575 - 560, 701 - 680] == labels[625 - 560, 709 - 680] != 0
+
+
+def test_a_line_s_own_stretch_beside_its_mask_still_gets_the_piece_it_reaches_back() -> None:
+    # `remove_lines` alone, on a 400 x 400 mask: a level line's mask along rows 199-201 and its ink along rows
+    # 199-202 (the removal widens the mask to rows 198-202 and measures it 9 px wide: reach 4 px). Below it,
+    # the line's own stretch that its mask missed (a retraced strand), rows 203-205, x 100-299: 200 px long,
+    # longer than any digit (0.3 of the 400 px `line_length`). A stroke hangs from the line at x 301-304,
+    # rows 203-230. Both reach the line's ink over x 96-308 (rows 199-202, within 4 px of rows 203 on): one
+    # piece, reached only from below. The strand is no digit, so the piece is given back as before: the
+    # strand, the piece and the stroke are one blob, which the ink stage then takes as a line (a long blob),
+    # not a "1".
+    mask = np.zeros((400, 400), np.uint8)
+    lines = np.zeros_like(mask)
+    mask[199:203, :] = 255
+    lines[199:202, :] = 255
+    mask[203:206, 100:300] = 255
+    mask[203:231, 301:305] = 255
+    out = remove_lines(mask, lines, line_length=400.0)
+    assert out[200, 150] and out[200, 302], "the piece of line between them was not given back"
+    count, labels = _blobs(out)
+    assert labels[204, 150] == labels[225, 302] != 0, f"{count} blobs"
