@@ -71,3 +71,22 @@ def test_a_line_s_own_stretch_beside_its_mask_still_gets_the_piece_it_reaches_ba
     assert out[200, 150] and out[200, 302], "the piece of line between them was not given back"
     count, labels = _blobs(out)
     assert labels[204, 150] == labels[225, 302] != 0, f"{count} blobs"
+
+
+def test_a_stroke_crossing_a_line_near_its_end_gets_its_piece_back() -> None:
+    # `remove_lines` alone, on a 200 x 200 mask: a short level line (a strike through a crossed-out number)
+    # with its mask along rows 99-101, x 40-80 (widened by the removal to rows 98-102, x 39-81, measured
+    # 9 px wide: reach 4 px) and its ink along rows 99-101, x 36-80: its tip x 36-38 is off the mask. A stroke
+    # crosses it at x 50-53, rows 85-115: off the mask above (rows 85-97) and below (rows 103-115), it reaches
+    # the line's ink over x 46-57: one piece, reached from above and below. Within 9 px of that piece the
+    # line ends (x 39), and the paper above and below it joins round its end; the piece still runs along the
+    # line, with the stroke's two parts on either side of its course, so it is given back: one blob.
+    mask = np.zeros((200, 200), np.uint8)
+    lines = np.zeros_like(mask)
+    mask[99:102, 36:81] = 255
+    lines[99:102, 40:81] = 255
+    mask[85:116, 50:54] = 255
+    out = remove_lines(mask, lines, line_length=200.0)
+    count, labels = _blobs(out)
+    assert out[100, 51], "the piece of line under the stroke was not given back"
+    assert labels[88, 51] == labels[112, 51] != 0, f"{count} blobs"
