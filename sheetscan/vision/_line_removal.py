@@ -367,14 +367,14 @@ def _across_the_line(crossing: Mask, pieces: npt.NDArray[np.int32], sides: npt.N
                      pairs: npt.NDArray[np.int64], looked_at: npt.NDArray[np.bool_], lines: Mask, width: int
                      ) -> npt.NDArray[np.bool_]:
     """Per piece label (of `pieces`, the labelled non-zero pixels of `crossing`): False for the pieces in
-    `looked_at` whose sides (`pairs`: piece, side) all reach it
-    from one side of the lines; True otherwise.
+    `looked_at` whose sides (`pairs`: piece, side) all reach it from one side of the lines; True otherwise.
 
     Two digits written against a line from the same side (hanging from it, standing on it) reach the same
     piece of it, but handwriting crossing the line reaches it from both sides. Around each piece (its box and
     `width` px more), the `lines` (non-zero) cut the paper into regions, one each side of a line; a side is
     in the region its pixels touching the piece lie in. A side touching the piece only from within the lines
-    (writing lying on them) counts for every region.
+    (writing lying on them) counts for every region. Where the piece is at least twice as long as wide, the
+    sides must also lie on one side of its course (the main direction of its pixels).
     """
     out = np.ones(len(looked_at), dtype=bool)
     h, w = pieces.shape
