@@ -389,34 +389,36 @@ def _across_the_line(crossing: Mask, pieces: npt.NDArray[np.int32], sides: npt.N
         px, py = xs[start:stop], ys[start:stop]
         x0, y0 = max(0, int(px.min()) - width), max(0, int(py.min()) - width)
         x1, y1 = min(w, int(px.max()) + width + 1), min(h, int(py.max()) + width + 1)
-        _, regions = cv2.connectedComponents(np.asarray(lines[y0:y1, x0:x1] == 0, np.uint8), connectivity=4)
         near = cv2.dilate(np.asarray(pieces[y0:y1, x0:x1] == piece, np.uint8), np.ones((3, 3), np.uint8)) > 0
         box_sides = sides[y0:y1, x0:x1]
-        # The piece's own course: the main direction of its pixels, when it is clearly longer than wide.
+        ny, nx = np.nonzero(near)
+        by_side = box_sides[ny, nx]
+        touching = [(ny[by_side == side], nx[by_side == side]) for side in pairs[1][pairs[0] == piece]]
+        # Decision: a piece is taken as reached from one side only when both measures say so: the regions
+        # join round a line's end within the box (a strike through a crossed-out number ends just past it),
+        # and a piece's course is no line's where it takes in the writing's own ink on the lines. The course
+        # (cheap) first: the main direction of the piece's pixels, when it is clearly longer than wide.
         points = np.stack([px, py], axis=1).astype(np.float64)
         centre = points.mean(axis=0)
         values, vectors = np.linalg.eigh((points - centre).T @ (points - centre))
-        normal = vectors[:, 0] if values[1] >= 4.0 * values[0] else None
+        if values[1] >= 4.0 * values[0]:
+            normal = vectors[:, 0]
+            signs = {1 if float((np.mean(tx) + x0 - centre[0]) * normal[0]
+                                + (np.mean(ty) + y0 - centre[1]) * normal[1]) > 0 else -1
+                     for ty, tx in touching if tx.size}
+            if len(signs) >= 2:
+                continue
+        _, regions = cv2.connectedComponents(np.asarray(lines[y0:y1, x0:x1] == 0, np.uint8), connectivity=4)
         seen: set[int] = set()
-        signs: set[int] = set()
         on_lines = 0
-        for side in pairs[1][pairs[0] == piece]:
-            ty, tx = np.nonzero(near & (box_sides == side))
-            touching = regions[ty, tx]
-            if normal is not None and tx.size:
-                offset = float((np.mean(tx) + x0 - centre[0]) * normal[0]
-                               + (np.mean(ty) + y0 - centre[1]) * normal[1])
-                signs.add(1 if offset > 0 else -1)
-            touching = touching[touching > 0]
-            if touching.size == 0:
+        for ty, tx in touching:
+            inside = regions[ty, tx]
+            inside = inside[inside > 0]
+            if inside.size == 0:
                 on_lines += 1
             else:
-                seen.add(int(np.bincount(touching).argmax()))
-        apart = len(seen) >= 2 or (on_lines > 0 and len(seen) + on_lines >= 2)
-        # Decision: a piece is taken as reached from one side only when both measures say so: the regions
-        # join round a line's end within the box (a strike through a crossed-out number ends just past it),
-        # and a piece's course is no line's where it takes in the writing's own ink on the lines.
-        out[piece] = apart or len(signs) >= 2
+                seen.add(int(np.bincount(inside).argmax()))
+        out[piece] = len(seen) >= 2 or (on_lines > 0 and len(seen) + on_lines >= 2)
     return out
 
 
