@@ -13,11 +13,18 @@ from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import runs_of, without_crossed
-from sheetscan.vision._quad import FrameCandidate, find_frames, segment_coverage, side_coverage, without_rims
+from sheetscan.vision._quad import (
+    FrameCandidate,
+    bare_share,
+    find_frames,
+    segment_coverage,
+    side_coverage,
+    without_rims,
+)
 
 __all__ = [
-    "apart", "choose_frame", "closed", "dashed_candidates", "frame_candidates", "frame_inside", "votes",
-    "whole", "without_coloured_side",
+    "apart", "choose_frame", "closed", "dashed_candidates", "frame_candidates", "frame_inside", "grid_cut",
+    "votes", "whole", "without_coloured_side",
 ]
 
 
@@ -323,6 +330,32 @@ def frame_inside(inner: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, 
     same = float(np.hypot(*(inner[0].quad - outer[0].quad).T).max()) < 0.015 * size
     return nested and not same and 0.5 * outer[0].area < inner[0].area < outer[0].area \
         and not _bridged(inner, outer, size)
+
+
+_MESH_BARE = 0.05
+"""An outline whose inside has under this share far from ink (`bare_share`) is seen at a level showing
+the paper's grid as a mesh (as `_quad._ink_share` takes it: meshes left up to 2.4 %, frames 7.5 % or more)."""
+
+
+def grid_cut(part: tuple[FrameCandidate, U8], outline: tuple[FrameCandidate, U8], size: int) -> bool:
+    """True when the whole `outline` is an edge of the paper's grid cutting across the part-drawn frame
+    `part`: `outline` seen at a level where the grid is a mesh inside it (`_MESH_BARE`), `part` at one
+    where it is not, clear of the photo's edges, over half the outline's area, and reaching out of it
+    (a corner over 1.5 % of the size outside it).
+
+    Decision: such a part-drawn frame beats the whole outline, because at a level showing the paper's
+    grid as a mesh the grid joins the frame, the paper's rim and the grid's own ends into one
+    component, and its hull's sides run along the grid wherever they go (every segment across a mesh
+    lies along ink): its "whole" outline is the grid's edge where the paper's shade cuts the grid off,
+    not drawn lines, while the drawn frame, seen at a cleaner level with bare paper inside, has its
+    corner beyond it (bench_styles seed 15000, photo 2: a grey pencil frame on blue squared paper, the
+    outline from the paper's left edge to the frame's right side taken for the sheet). A part-drawn
+    outline lying within the whole one is `frame_inside`'s case.
+    """
+    frame, ink = part
+    return not frame.touches and frame.area > 0.5 * outline[0].area \
+        and not _within(frame.quad, outline[0].quad, 0.015 * size) \
+        and bare_share(outline[1], outline[0].quad) < _MESH_BARE and bare_share(ink, frame.quad) >= _MESH_BARE
 
 
 def apart(inner: F64, outer: F64, size: int) -> bool:

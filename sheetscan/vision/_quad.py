@@ -532,6 +532,20 @@ def _ink_share(mask: U8, quad: F64) -> tuple[float, float]:
     return ink, float(np.count_nonzero(far & (inside > 0))) / area
 
 
+def bare_share(mask: U8, quad: F64) -> float:
+    """The share of the inside of the quadrilateral lying more than 1.5 % of the outline's size (the
+    square root of its area) from any ink in `mask` (as `_ink_share` measures it, at any ink share).
+
+    A level that shows the paper's printed grid as a mesh leaves almost none (a grid's ink comes near
+    every point); a drawn sheet's bare paper between its lines leaves some.
+    """
+    inside = np.zeros_like(mask)
+    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
+    area = max(1, int(np.count_nonzero(inside)))
+    far = cv2.distanceTransform(cv2.bitwise_not(mask), cv2.DIST_L2, 3) > 0.015 * math.sqrt(area)
+    return float(np.count_nonzero(far & (inside > 0))) / area
+
+
 def _inner_ring_ink(mask: U8, quad: F64, depths: tuple[float, ...], widths: list[float]) -> float | None:
     """Share of ink at points `depths` px inside each side's own ink run (`widths`, px across the side,
     from the outline on its outer edge); None when every point is off the image.

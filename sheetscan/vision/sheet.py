@@ -28,6 +28,7 @@ from sheetscan.vision._drawn_frame import (
     dashed_candidates,
     frame_candidates,
     frame_inside,
+    grid_cut,
     votes,
     whole,
     without_coloured_side,
@@ -251,6 +252,7 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
                     break
         part_drawn = [c for c, ink in zip(candidates, uncut, strict=True)
                       if not overrun_sides(closed(ink), c[0].quad, size)]
+        above = candidates
         candidates = last or part_drawn
         if last:
             # Decision: a part-drawn frame seen inside the whole outline found here, apart from it all
@@ -260,6 +262,12 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
             chosen = choose_frame(last)
             inside = [c for c in part_drawn if frame_inside(c, chosen, size)
                       and apart(c[0].quad, chosen[0].quad, size)]
+            if not inside:
+                # Decision: a part-drawn frame the whole outline cuts across, where that outline is
+                # the paper's grid seen as a mesh, is the frame (`grid_cut`), also one that lines run
+                # on past, because on squared paper the grid lines along a frame's sides run on past
+                # its corners at any level that shows the grid (bench_styles seed 15000, photo 2).
+                inside = [c for c in above if grid_cut(c, chosen, size)]
             candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
     if candidates:
         chosen = without_coloured_side(choose_frame(candidates), ratio("min"), ratio("max"))
