@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 
 from sheetscan.vision import _group
-from sheetscan.vision.numbers import _two_lines
 from sheetscan.vision._zone_ink import components
+from sheetscan.vision.numbers import _two_lines
 
 
 def _ring(mask: np.ndarray, top: int, left: int, tall: int = 40, wide: int = 28, stroke: int = 4) -> None:
