@@ -30,7 +30,7 @@ def _stacked() -> np.ndarray:
 
 
 def test_two_touching_lines_are_cut_inside_the_bridge() -> None:
-    # Height 84 = 2.1 digit heights of 40 (between 1.6 and 2.6); the bridge rows 40-43 hold 4 pixels
+    # Height 84 = 2.1 digit heights of 40 (between 1.8 and 2.6); the bridge rows 40-43 hold 4 pixels
     # of ink each against 20+ at the rings' tops and bottoms: the waist.
     piece = _stacked() > 0
     row = _group.line_cut(piece, height=40.0)
@@ -41,6 +41,9 @@ def test_one_digit_is_never_cut() -> None:
     mask = np.zeros((48, 28), np.uint8)
     _ring(mask, 0, 0, tall=48)
     assert _group.line_cut(mask > 0, height=40.0) is None  # 1.2 digit heights: one line
+    # Two lines joined but only 1.7 heights tall (84 rows against a measured 50): one tall digit,
+    # as likely as two lines.
+    assert _group.line_cut(_stacked() > 0, height=50.0) is None
 
 
 def test_big_writing_is_measured_against_its_own_digit_height() -> None:
