@@ -571,7 +571,7 @@ def column_runs(piece: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
 _TWO_LINES = 1.8
 """A blob at least this many of its zone's digit heights tall (across the writing) is two lines of
 writing joined where a digit of one touches a digit of the other: one number is one line of digits."""
-# Decision: 1.8, not the 1.5 of a first guess, because two digits that touch end to end stand about two
+# Decision: 1.8, not the 1.6 first tried, because two digits that touch end to end stand about two
 # heights tall (1.8 leaves each 0.9 of the zone's typical digit), while a single digit written tall
 # in a zone whose digit height is measured short (small writing with many dots: 21 px digits in a
 # zone measured 13, photo 6007 small) stands 1.6.
@@ -583,7 +583,7 @@ def line_cut(piece: npt.NDArray[np.bool_], *, height: float) -> int | None:
     """The row at which one blob's ink (`piece`, its own box) splits into two lines of writing, or None.
 
     A number is one line of digits: a blob more than `_TWO_LINES` digit heights tall (and less than
-    `_THREE_LINES`, no wider than two digits of its own height) is two numbers written one above the
+    `_THREE_LINES`, and at least 0.4 heights wide: not a rule) is two numbers written one above the
     other whose digits touch. It is cut at its narrowest row (least ink, smoothed over three rows)
     that leaves at least a digit's lowest share (0.6 of `height`) on both sides, and only where that
     row is a waist: at most half as wide as the blob's ink is on each side of it.
