@@ -345,6 +345,10 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
     # Nothing smaller than this is a digit: a few pen widths, and a little of the sheet.
     least = max(2.5 * stroke, _SMALLEST_DIGIT * min(shape[:2]))
     height = _group.digit_height(blobs, least=least)
+    lines = _two_lines(turned, labels, blobs, height)
+    if lines is not None:
+        turned, labels, stats, blobs = lines
+        height = _group.digit_height(blobs, least=least)
     strikes = _strikes.find_strikes(turned, blobs, height=height, stroke=stroke)
     short = _strikes.find_short_strikes(turned, blobs, height=height, stroke=stroke)
     unstruck = turned
@@ -415,6 +419,28 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
             if plain is not None:
                 token = replace(token, unstruck=plain, whole=whole)
             yield token if bundle < 0 else replace(token, bundle=bundle)
+
+
+def _two_lines(mask: Mask, labels: npt.NDArray[np.int32], blobs: list[_group.Blob], height: float
+               ) -> tuple[Mask, npt.NDArray[np.int32], npt.NDArray[np.int32], list[_group.Blob]] | None:
+    """`mask` with every blob that is two lines of writing joined (`_group.line_cut`) cut apart along
+    the writing, its labels, statistics and blobs; None when no blob is (the usual case: nothing is
+    found again)."""
+    cuts = []
+    for blob in blobs:
+        if blob.h < 1.5 * height:
+            continue
+        piece = labels[blob.y:blob.bottom, blob.x:blob.right] == blob.label
+        row = _group.line_cut(piece, height=height)
+        if row is not None:
+            cuts.append((blob, row, piece[row]))
+    if not cuts:
+        return None
+    cut = mask.copy()
+    for blob, row, ink in cuts:
+        cut[blob.y + row, blob.x:blob.right][ink] = 0
+    cut_labels, stats, _ = components(cut)
+    return cut, cut_labels, stats, _group.blobs_of(stats)
 
 
 def _erased(mask: Mask, strikes: list[_group.Box], stroke: float
