@@ -13,42 +13,25 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 from sheetscan.vision._regroup import regroup
 from sheetscan.vision._steps import PULKA_STEP, STEP_BACK, USUAL_STEP, step_cost
 from sheetscan.vision._totals import choose_cuts
-from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+from sheetscan.vision.recognise import NumberReading
+from tests.vision._number_reads import Digits, Read, number_read
 
-_HEIGHT = 40
-_WIDTH = 20
-_SPACE = 6
 _ZONE = 5
 
-Read = tuple[NumberToken, NumberReading]
 
-
-def _line(numbers: list[list[tuple[int, float]]], gap: float = 20.0) -> list[Read]:
-    """Numbers side by side on one line of zone `_ZONE`, `gap` px apart; each digit a 20 px box that
-    reads as the given (digit, probability), the rest of it "not a digit"."""
+def _line(numbers: list[Digits], gap: float = 20.0) -> list[Read]:
+    """Numbers side by side on one line of zone `_ZONE`, `gap` px apart (`number_read`)."""
     out: list[Read] = []
     left = 0.0
     for digits in numbers:
-        width = len(digits) * _WIDTH + (len(digits) - 1) * _SPACE
-        gray = np.zeros((_HEIGHT, width), np.uint8)
-        boxes = []
-        for k, (digit, _) in enumerate(digits):
-            x = k * (_WIDTH + _SPACE)
-            gray[4:_HEIGHT - 4, x + 4:x + _WIDTH - 4] = 20 * (digit + 1)
-            boxes.append((x, 0, _WIDTH, _HEIGHT))
-        quad = ((left, 0.0), (left + width, 0.0), (left + width, float(_HEIGHT)), (left, float(_HEIGHT)))
-        token = NumberToken(zone=_ZONE, angle=0, row=0, quad=quad, crossed_out=False,
-                            image=NumberImage(gray=gray, digit_boxes=tuple(boxes)),
-                            digit_size=(float(_HEIGHT), float(_WIDTH)))
-        out.append((token, read_number([DigitReading(((d, p),), 1.0 - p) for d, p in digits])))
-        left += width + gap
+        token, reading = number_read(digits, left, zone=_ZONE)
+        out.append((token, reading))
+        left = token.quad[1][0] + gap
     return out
 
 

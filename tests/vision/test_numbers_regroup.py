@@ -14,35 +14,11 @@ from sheetscan.vision._regroup import regroup
 from sheetscan.vision._steps import Part
 from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+from sheetscan.vision.recognise import NumberReading
+from tests.vision._number_reads import HEIGHT, Digits, Read, number_read
 
-_HEIGHT = 40
-_WIDTH = 20
-_SPACE = 6
-
-
-Digits = list[tuple[int, float]]
-Read = tuple[NumberToken, NumberReading]
-
-
-def _number(digits: Digits, left: float) -> Read:
-    """A number on the sheet whose digits start `left` px along the line: each digit's box is 20 px
-    wide, 6 px apart, and reads as the given (digit, probability), the rest of it noise. Each digit's
-    ink is a block of its own grey level (the digit's value + 1, times 20), to tell crops apart."""
-    count = len(digits)
-    width = count * _WIDTH + (count - 1) * _SPACE
-    gray = np.zeros((_HEIGHT, width), np.uint8)
-    boxes = []
-    for k, (digit, _) in enumerate(digits):
-        x = k * (_WIDTH + _SPACE)
-        gray[4:_HEIGHT - 4, x + 4:x + _WIDTH - 4] = 20 * (digit + 1)
-        boxes.append((x, 0, _WIDTH, _HEIGHT))
-    quad = ((left, 0.0), (left + width, 0.0), (left + width, float(_HEIGHT)), (left, float(_HEIGHT)))
-    token = NumberToken(zone=3, angle=0, row=0, quad=quad, crossed_out=False,
-                        image=NumberImage(gray=gray, digit_boxes=tuple(boxes)),
-                        digit_size=(float(_HEIGHT), float(_WIDTH)))
-    reading = read_number([DigitReading(((d, p),), 1.0 - p) for d, p in digits])
-    return token, reading
+_HEIGHT = HEIGHT
+_number = number_read
 
 
 def _line(numbers: list[Digits], gaps: list[float]) -> list[Read]:
