@@ -4,6 +4,8 @@ fringe (wider or more wobbly than its mask) dropped."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -125,9 +127,8 @@ def _off_lines(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[n
     it, `seeds`: flat indices) with some ink more than `width` // 2 px off the `drawn` lines (outside them
     dilated by a `width` square).
 
-    Only the few blobs that touch a piece of line are looked at: each is filled from its pixel into a
-    mask of marks (which gives its box and visits only its own pixels), and the dilation is made within
-    that box and `width` // 2 px around it, so it is the sheet-wide dilation's own pixels there.
+    Only the few blobs that touch a piece of line are looked at (`_filled`), and the dilation is made within
+    each one's box and `width` // 2 px around it, so it is the sheet-wide dilation's own pixels there.
     """
     off = np.zeros(max(count, 1), dtype=bool)
     if len(which) == 0:
@@ -135,26 +136,38 @@ def _off_lines(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[n
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
     reach = width // 2
     h, w = without.shape
+    for label, (bx, by, bw, bh), own in _filled(without, which, seeds):
+        x0, y0 = max(0, bx - reach), max(0, by - reach)
+        x1, y1 = min(w, bx + bw + reach), min(h, by + bh + reach)
+        near = cv2.dilate(drawn[y0:y1, x0:x1], kernel)[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw]
+        off[label] = bool(np.any(own & (near == 0)))
+    return off
+
+
+def _filled(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[np.int64]
+            ) -> Iterator[tuple[int, tuple[int, int, int, int], npt.NDArray[np.bool_]]]:
+    """Each distinct blob of `without` in `which` (by label, each given by a pixel of it, `seeds`: flat
+    indices) once: its label, its box (x, y, width, height) and which pixels of that box are its own.
+
+    Only the few blobs that touch a piece of line are looked at: each is filled from its pixel into a
+    mask of marks, which gives its box and visits only its own pixels.
+    """
+    h, w = without.shape
     marks: Mask | None = None
     mark = 1
-    done = np.zeros_like(off)
-    for label, seed in zip(which, seeds, strict=True):
-        if done[label]:
+    done: set[int] = set()
+    for label, seed in zip(which.tolist(), seeds.tolist(), strict=True):
+        if label in done:
             continue
-        done[label] = True
+        done.add(label)
         if marks is None or mark > 255:  # (out of marks: start afresh)
             marks = np.zeros((h + 2, w + 2), np.uint8)
             mark = 1
         y, x = divmod(int(seed), w)
         flags = 8 | (mark << 8) | cv2.FLOODFILL_MASK_ONLY
         _, _, _, (bx, by, bw, bh) = cv2.floodFill(without, marks, (x, y), 0, 0, 0, flags)
-        x0, y0 = max(0, bx - reach), max(0, by - reach)
-        x1, y1 = min(w, bx + bw + reach), min(h, by + bh + reach)
-        near = cv2.dilate(drawn[y0:y1, x0:x1], kernel)[by - y0:by - y0 + bh, bx - x0:bx - x0 + bw]
-        own = marks[by + 1:by + 1 + bh, bx + 1:bx + 1 + bw] == mark
-        off[label] = bool(np.any(own & (near == 0)))
+        yield label, (bx, by, bw, bh), marks[by + 1:by + 1 + bh, bx + 1:bx + 1 + bw] == mark
         mark += 1
-    return off
 
 
 def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]
@@ -425,22 +438,8 @@ def _across_the_line(crossing: Mask, pieces: npt.NDArray[np.int32], sides: npt.N
 def _extents(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[np.int64], count: int
              ) -> npt.NDArray[np.int64]:
     """Per blob label of `without` (`count` labels): the longer side of the box of each blob in `which`
-    (each given by a pixel of it, `seeds`: flat indices), 0 for the others. Each blob is filled from its
-    pixel into a mask of marks, which gives its box and visits only its own pixels (few blobs touch a piece
-    of line)."""
+    (each given by a pixel of it, `seeds`: flat indices; `_filled`), 0 for the others."""
     out = np.zeros(max(count, 1), np.int64)
-    h, w = without.shape
-    marks: Mask | None = None
-    mark = 1
-    for label, seed in zip(which, seeds, strict=True):
-        if out[label]:
-            continue
-        if marks is None or mark > 255:  # (out of marks: start afresh)
-            marks = np.zeros((h + 2, w + 2), np.uint8)
-            mark = 1
-        y, x = divmod(int(seed), w)
-        flags = 8 | (mark << 8) | cv2.FLOODFILL_MASK_ONLY
-        _, _, _, (_, _, bw, bh) = cv2.floodFill(without, marks, (x, y), 0, 0, 0, flags)
+    for label, (_, _, bw, bh), _ in _filled(without, which, seeds):
         out[label] = max(bw, bh)
-        mark += 1
     return out
