@@ -522,14 +522,11 @@ def _ink_share(mask: U8, quad: F64) -> tuple[float, float]:
     paper's grid seen too); a part-seen grid inside an outline (bench seed 4000 photo 4) was 0.37 ink
     and 9.6 % bare.
     """
-    inside = np.zeros_like(mask)
-    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
-    area = max(1, int(np.count_nonzero(inside)))
+    inside, area = _inside(mask, quad)
     ink = float(np.count_nonzero(cv2.bitwise_and(mask, inside))) / area
     if ink <= _CROWDED:
         return ink, 1.0
-    far = cv2.distanceTransform(cv2.bitwise_not(mask), cv2.DIST_L2, 3) > 0.015 * math.sqrt(area)
-    return ink, float(np.count_nonzero(far & (inside > 0))) / area
+    return ink, _far_share(mask, inside, area)
 
 
 def bare_share(mask: U8, quad: F64) -> float:
@@ -539,9 +536,18 @@ def bare_share(mask: U8, quad: F64) -> float:
     A level that shows the paper's printed grid as a mesh leaves almost none (a grid's ink comes near
     every point); a drawn sheet's bare paper between its lines leaves some.
     """
+    return _far_share(mask, *_inside(mask, quad))
+
+
+def _inside(mask: U8, quad: F64) -> tuple[U8, int]:
+    """The inside of the quadrilateral as a mask of `mask`'s shape (255 inside), and its area in px (>= 1)."""
     inside = np.zeros_like(mask)
     cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
-    area = max(1, int(np.count_nonzero(inside)))
+    return inside, max(1, int(np.count_nonzero(inside)))
+
+
+def _far_share(mask: U8, inside: U8, area: int) -> float:
+    """The share of `inside` (`area` px) lying more than 1.5 % of the square root of its area from any ink."""
     far = cv2.distanceTransform(cv2.bitwise_not(mask), cv2.DIST_L2, 3) > 0.015 * math.sqrt(area)
     return float(np.count_nonzero(far & (inside > 0))) / area
 
