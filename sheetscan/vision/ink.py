@@ -22,7 +22,9 @@ violet, and the sheet's lines are printed grey/black or drawn by the same pens a
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
@@ -32,6 +34,7 @@ from sheetscan.vision._focus import blur_of, darkness_kept, out_of_focus, sharpe
 from sheetscan.vision._line_removal import line_width, remove_lines
 from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, long_blobs, opening, seeded
 from sheetscan.vision._ruling import faint_ruling, without_ruling_specks, written_on_ruling
+from sheetscan.vision._threads import in_background
 
 __all__ = ["Ink", "InkStrength", "find_ink", "ink_strength"]
 
@@ -59,7 +62,7 @@ def find_ink(
     max_extent: float = 0.2,
     grid_length: float = 0.06,
     faintest: float = 0.2,
-    prepared: InkStrength | None = None,
+    prepared: InkStrength | Future[InkStrength] | None = None,
 ) -> Ink:
     """Find the handwriting on an upright rectified sheet (BGR or grey).
 
@@ -71,10 +74,22 @@ def find_ink(
     `grid_length` of it (the ruling of squared paper, printed lines), except where handwriting crosses
     them. A faint pen or pencil gets lower thresholds where all the ink
     around is faint (`_local_strong`), down to `faintest` for the strong one. `prepared` is
-    `ink_strength(image)` with the same `weak` and `grid_length`, when already found.
+    `ink_strength(image)` with the same `weak` and `grid_length`, when already found, or the `Future` of it
+    still being found in another thread (waited for once the drawn lines are measured, which need only
+    `line_mask`).
     """
+    drawn = None
+    drawn_width = 3
+    near: Mask | None = None  # within a line width of the drawn lines
+    if line_mask is not None and line_mask.shape[:2] == image.shape[:2] and line_mask.any():
+        drawn = (line_mask > 0).astype(np.uint8)
+        drawn_width = line_width(drawn)
+        square = cv2.getStructuringElement(cv2.MORPH_RECT, (drawn_width, drawn_width))
+        near = np.asarray(cv2.dilate(drawn, square), np.uint8)
     if prepared is None:
         prepared = ink_strength(image, weak=weak, grid_length=grid_length)
+    elif isinstance(prepared, Future):
+        prepared = prepared.result()
     strength, blur, ruling = prepared.strength, prepared.blur, prepared.ruling
     # Decision: out of focus (`_focus.out_of_focus`), the strong thresholds (and with them the weak one near
     # faint ink) are lowered by the share of its darkness a thin stroke keeps (`darkness_kept`, sharp / blur),
@@ -87,15 +102,6 @@ def find_ink(
     kept = darkness_kept(blur)
     blurred = out_of_focus(blur)
     length = grid_length * min(strength.shape)
-
-    drawn = None
-    drawn_width = 3
-    near: Mask | None = None  # within a line width of the drawn lines
-    if line_mask is not None and line_mask.shape[:2] == strength.shape and line_mask.any():
-        drawn = (line_mask > 0).astype(np.uint8)
-        drawn_width = line_width(drawn)
-        square = cv2.getStructuringElement(cv2.MORPH_RECT, (drawn_width, drawn_width))
-        near = np.asarray(cv2.dilate(drawn, square), np.uint8)
     local = _local_strong(strength, strong=strong * kept, faintest=faintest * kept, near_lines=near)
     if blurred:
         local = _ruling_kept_strong(local, ruling, strong, reach=round(2 * blur))
@@ -112,11 +118,15 @@ def find_ink(
     # photo 11003, usual style, 106 of 144 digits right); before, only the ruling under a stroke crossing it
     # came back (`remove_lines`). Not within a line width of the drawn lines: those go by their own mask.
     away = prepared.slanting if near is None else np.asarray(np.maximum(near, prepared.slanting), np.uint8)
-    written = written_on_ruling(strength, mask, prepared.level, prepared.upright, strong=local, length=length,
-                                away=away)
+    # Decision: the writing on the ruling is found in a second thread while this one drops the ruling's
+    # specks, because both only read the hysteresis mask (neither changes it) and OpenCV and numpy let go
+    # of the GIL: the two cores share them (~25 ms each on a 12 MP photo's sheet), and the ink is the same.
+    written_job = in_background(partial(written_on_ruling, strength, mask, prepared.level, prepared.upright,
+                                        strong=local, length=length, away=away))
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
     mask = without_ruling_specks(mask, strength, level=0.5 * weak, length=length, faint=ruling)
+    written = written_job.result()
     if lines.any():
         mask = remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
                              line_length=max_extent * min(mask.shape), written=written)

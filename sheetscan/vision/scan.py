@@ -81,8 +81,9 @@ def scan(
         early.append((upright, in_background(lambda: ink_strength(upright))))
 
     zones = locate_zones(sheet, players=players, debug=debug_dir, on_upright=start_ink)
-    # (Taken only when measured on the very image the zones hold.)
-    prepared = next((job.result() for upright, job in early if upright is zones.image), None)
+    # (Taken only when measured on the very image the zones hold; waited for inside, once the drawn lines
+    # are measured.)
+    prepared = next((job for upright, job in early if upright is zones.image), None)
     ink = find_ink(zones.image, line_mask=zones.line_mask, prepared=prepared)
     _scan_debug.ink(debug_dir, ink)
     tokens = find_numbers(ink, zones)
