@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["line_width", "remove_lines", "without_line_pieces"]
+__all__ = ["line_pieces", "line_width", "remove_lines", "without_line_pieces"]
 
 Mask = npt.NDArray[np.uint8]
 
@@ -472,24 +472,29 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     if count <= 1:
         return mask
     labels = np.asarray(found_labels, np.int32)
-    stats = np.asarray(found_stats, np.int32)
-    height, width = mask.shape
+    gone = line_pieces(labels, np.asarray(found_stats, np.int32), strength, stroke=stroke, silent=silent,
+                       share=share, along=along, longest_stroke=longest_stroke, longest=longest)
+    if not gone.any():
+        return mask
+    return np.where(gone[labels], 0, mask).astype(np.uint8)
+
+
+def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], strength: Mask, *,
+                stroke: float, silent: Mask | None = None, share: float = 0.5, along: float = 0.8,
+                longest_stroke: float = 20.0, longest: float = 0.2) -> npt.NDArray[np.bool_]:
+    """Which of the blobs (`labels`, `stats` as cv2.connectedComponentsWithStats gives them) are pieces of a
+    line (`without_line_pieces`), by label (the background's entry False)."""
+    height, width = labels.shape
+    gone = np.zeros(len(stats), dtype=bool)
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     area = stats[:, cv2.CC_STAT_AREA]
     # Thin and long enough to be a stroke of a line: area at most ~2 strokes wide along its extent.
     candidates = np.flatnonzero((extent >= 3.0 * stroke) & (extent <= longest * min(height, width))
                                 & (area <= 2.5 * stroke * extent * 1.5))
-    candidates = candidates[candidates > 0]
-    drop: list[int] = []
-    for label in candidates:
-        if _runs_on_past_an_end(labels, stats, int(label), strength, silent, stroke=stroke, share=share,
-                                along=along, longest_stroke=longest_stroke):
-            drop.append(int(label))
-    if not drop:
-        return mask
-    gone = np.zeros(count, dtype=bool)
-    gone[drop] = True
-    return np.where(gone[labels], 0, mask).astype(np.uint8)
+    for label in candidates[candidates > 0]:
+        gone[label] = _runs_on_past_an_end(labels, stats, int(label), strength, silent, stroke=stroke,
+                                           share=share, along=along, longest_stroke=longest_stroke)
+    return gone
 
 
 def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int,
