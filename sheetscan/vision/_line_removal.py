@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["line_pieces", "line_width", "remove_lines", "without_line_pieces"]
+__all__ = ["blob_stats", "line_pieces", "line_width", "remove_lines", "without_line_pieces"]
 
 Mask = npt.NDArray[np.uint8]
 
@@ -477,6 +477,29 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     if not gone.any():
         return mask
     return np.where(gone[labels], 0, mask).astype(np.uint8)
+
+
+def blob_stats(mask: Mask, labels: npt.NDArray[np.int32], count: int) -> npt.NDArray[np.int32]:
+    """cv2.connectedComponentsWithStats' statistics (count × 5: left, top, width, height, area) of the blobs
+    `labels` (from cv2.connectedComponents of `mask`, `count` labels): from the inked pixels alone, about
+    half the time (the centroids are not wanted)."""
+    stats = np.zeros((count, 5), np.int32)
+    stats[0] = (0, 0, mask.shape[1], mask.shape[0], int(np.count_nonzero(mask == 0)))
+    points = cv2.findNonZero(mask)
+    if points is None or count <= 1:
+        return stats
+    xs, ys = np.asarray(points, np.int32).reshape(-1, 2).T
+    owners = labels[ys, xs]
+    order = np.argsort(owners, kind="stable")
+    owners, xs, ys = owners[order], xs[order], ys[order]
+    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    which = owners[starts]
+    left, top = np.minimum.reduceat(xs, starts), np.minimum.reduceat(ys, starts)
+    stats[which, 0], stats[which, 1] = left, top
+    stats[which, 2] = np.maximum.reduceat(xs, starts) - left + 1
+    stats[which, 3] = np.maximum.reduceat(ys, starts) - top + 1
+    stats[which, 4] = np.diff(np.r_[starts, len(owners)])
+    return stats
 
 
 def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], strength: Mask, *,

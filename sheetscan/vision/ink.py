@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision._focus import blur_of, darkness_kept, out_of_focus, sharpened, within_half_peak
-from sheetscan.vision._line_removal import line_pieces, line_width, remove_lines
+from sheetscan.vision._line_removal import blob_stats, line_pieces, line_width, remove_lines
 from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, long_blobs, opening, seeded
 from sheetscan.vision._ruling import faint_ruling, without_ruling_specks, written_on_ruling
 
@@ -524,7 +524,7 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
     # a digit's stroke ends on paper.
     if not mask.any():
         return mask, 0.0
-    count, found_labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, found_labels = cv2.connectedComponents(mask, connectivity=8)
     labels = np.asarray(found_labels, np.int32)
     middles = _Middles(mask, labels, count)
     stroke = middles.width()
@@ -533,7 +533,7 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
         around = cv2.dilate(drawn, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * drawn_width + 1,
                                                                               2 * drawn_width + 1)))
         silent = np.asarray(np.maximum(silent, around), np.uint8)
-    gone = line_pieces(labels, np.asarray(stats, np.int32), prepared.strength, stroke=max(1.0, stroke),
+    gone = line_pieces(labels, blob_stats(mask, labels, count), prepared.strength, stroke=max(1.0, stroke),
                        silent=silent)
     if not gone.any():
         return mask, stroke

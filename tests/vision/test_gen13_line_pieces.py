@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision._line_removal import without_line_pieces
+from sheetscan.vision._line_removal import blob_stats, without_line_pieces
 
 STROKE = 6.0
 
@@ -119,3 +119,16 @@ def test_a_pale_one_under_a_dark_crossing_stays() -> None:
     mask[140:161, 198:203] = 255
     out = without_line_pieces(mask, strength, stroke=STROKE)
     assert np.array_equal(out, mask)
+
+
+def test_blob_stats_are_the_boxes_and_areas_drawn() -> None:
+    # Two blobs drawn by hand: a 5 × 3 block at x 10-14, y 20-22 (area 15) and an "L" of a 1 × 4 column at
+    # x 30, y 5-8 with a 3 × 1 foot at x 31-33, y 8 (box x 30-33, y 5-8: 4 × 4, area 7). The background:
+    # the whole 50 × 40 image, 2000 - 22 px. Labels are cv2's (raster order: the L's top comes first).
+    mask = np.zeros((40, 50), np.uint8)
+    mask[20:23, 10:15] = 255
+    mask[5:9, 30] = 255
+    mask[8, 31:34] = 255
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    stats = blob_stats(mask, np.asarray(labels, np.int32), count)
+    assert stats.tolist() == [[0, 0, 50, 40, 1978], [30, 5, 4, 4, 7], [10, 20, 5, 3, 15]]
