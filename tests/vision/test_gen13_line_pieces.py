@@ -1,0 +1,134 @@
+"""Stage 4: the pieces of a pale line no mask took out go, the strokes of digits stay
+(`_line_removal.without_line_pieces`).
+
+Synthetic strength images (0 = paper, 255 = black) of 400 × 400 px (one of 800) with strokes drawn by
+cv2.line, and the ink mask drawn by hand where each test says a stroke "passed the thresholds". The stroke
+width given is 6 px. The truth is the geometry each test draws: which blob is a piece of a longer ridge
+and which ends on paper.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from sheetscan.vision._line_removal import blob_stats, without_line_pieces
+
+STROKE = 6.0
+
+
+def _sheet(size: int = 400) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros((size, size), np.uint8), np.zeros((size, size), np.uint8)
+
+
+def test_a_piece_of_a_pale_slanting_line_goes() -> None:
+    # A freehand spoke from (20, 380) to (380, 20), strength 70, 5 px wide. Only a stretch of 50 px of it,
+    # (180, 220) to (215, 185), is a bit darker (90) and passed the thresholds: a blob 6 px thick and
+    # ~50 px long, read "1" before. Past both ends the spoke runs on at 70 >= 0.5 x 90 for far more
+    # than 0.8 of the blob's length: a line piece.
+    strength, mask = _sheet()
+    cv2.line(strength, (20, 380), (380, 20), 70, 5)
+    cv2.line(strength, (180, 220), (215, 185), 90, 5)
+    cv2.line(mask, (180, 220), (215, 185), 255, 6)
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert not out.any(), f"{int(np.count_nonzero(out))} px of the line piece left"
+
+
+def test_a_one_on_paper_and_a_one_standing_on_a_dark_line_stay() -> None:
+    # A "1" from (100, 100) to (108, 150), strength 120, 6 px: past its ends lies paper (0). Another "1"
+    # from (250, 150) to (250, 199) standing on a dark level line (row 200-205, strength 200, not in the
+    # mask): past its foot its course crosses the line for 6 of its 50 samples, then paper: 12 % < 80 %.
+    strength, mask = _sheet()
+    for a, b in (((100, 100), (108, 150)), ((250, 150), (250, 199))):
+        cv2.line(strength, a, b, 120, 6)
+        cv2.line(mask, a, b, 255, 6)
+    strength[200:206, 20:380] = 200
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert np.array_equal(out, mask)
+
+
+def test_a_foot_pointing_at_the_next_digit_stays() -> None:
+    # A "2"'s foot, a level stroke (100, 200) to (150, 200), strength 100, and right after it, 4 px on, the
+    # "0" beside it: an ellipse outline centred (185, 185), 30 × 20 px radii, strength 100, also ink. Past
+    # the foot's right end its course runs along the 0's lower arc: ink, which says nothing; what is left
+    # of that stretch is paper. Past its left end: paper. The foot stays.
+    strength, mask = _sheet()
+    cv2.line(strength, (100, 200), (150, 200), 100, 6)
+    cv2.line(mask, (100, 200), (150, 200), 255, 6)
+    cv2.ellipse(strength, (185, 185), (30, 20), 0, 0, 360, 100, 6)
+    cv2.ellipse(mask, (185, 185), (30, 20), 0, 0, 360, 255, 6)
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert np.array_equal(out, mask)
+
+
+def test_a_stroke_lying_on_the_ruling_stays() -> None:
+    # A pencil "1" lying along an upright ruling line (x 200-202, strength 60, marked silent), the "1"
+    # (x 199-204, rows 150-200, strength 100) over it. Past its ends the ridge is the ruling: silent pixels
+    # say nothing, the paper beside them is 0: the stroke stays. Without the ruling marked silent, the
+    # ruling (60 >= 0.5 x 100) would run on past both ends and the "1" would go: checked too.
+    strength, mask = _sheet()
+    strength[:, 200:203] = 60
+    strength[150:201, 199:205] = 100
+    mask[150:201, 199:205] = 255
+    silent = np.zeros_like(mask)
+    silent[:, 199:204] = 255
+    assert np.array_equal(without_line_pieces(mask, strength, stroke=STROKE, silent=silent), mask)
+    assert not without_line_pieces(mask, strength, stroke=STROKE).any()
+
+
+def test_a_single_stroke_longer_than_any_digit_goes() -> None:
+    # A slanting stroke 150 px long (25 strokes), strength 100, fading to paper at both ends (a line across
+    # a glare): no "1" is 20 strokes tall. A "1" 60 px long (10 strokes) beside it stays. (An 800 px sheet:
+    # blobs longer than 0.2 of the sheet, 160 px, are `_cut_long_blobs`' to judge.)
+    strength, mask = _sheet(800)
+    cv2.line(strength, (50, 300), (170, 210), 100, 6)
+    cv2.line(mask, (50, 300), (170, 210), 255, 6)
+    cv2.line(strength, (300, 100), (300, 160), 100, 6)
+    cv2.line(mask, (300, 100), (300, 160), 255, 6)
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert not out[200:310, 40:180].any()
+    assert np.array_equal(out[90:170, 290:310], mask[90:170, 290:310])
+
+
+def test_the_edge_of_a_wide_line_that_went_goes_a_thin_one_beside_it_stays() -> None:
+    # A thick line (x 200-215, strength 150) was taken out, but its right edge (x 216-218, rows 100-139,
+    # 3 px < the 6 px stroke) was left as ink: on its left a stroke-wide band of not-ink as dark as itself
+    # along all of it: the line's edge. A thin "1" (x 300-303, rows 100-139, strength 150) 3 px right of
+    # another such line (x 280-296): the band beside it starts on the paper gap: it stays. Past their ends
+    # lies paper (no ridge), so only the edge rule can drop the first.
+    strength, mask = _sheet()
+    strength[100:140, 200:219] = 150
+    mask[100:140, 216:219] = 255
+    strength[100:140, 280:297] = 150
+    strength[100:140, 300:304] = 150
+    mask[100:140, 300:304] = 255
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert not out[:, 210:230].any()
+    assert np.array_equal(out[:, 290:310], mask[:, 290:310])
+
+
+def test_a_pale_one_under_a_dark_crossing_stays() -> None:
+    # A pale "1" (x 198-202, strength 60) from row 110 to 160, of which the thresholds kept only rows
+    # 140-160 (a blob 21 px long, its own stroke above it below them). 4 px of paper above its top (rows
+    # 106-109), a dark crossing of lines (rows 70-105, x 150-250, strength 120), not ink. From the blob up
+    # (48 samples, 8 strokes: rows 139-92): its own stroke 30 dark, the paper 4, the crossing 14: 44 of 48
+    # dark (0.92 >= 0.8), but 4 px of paper (> half a stroke) break the ridge: no line runs on there.
+    strength, mask = _sheet()
+    strength[70:106, 150:251] = 120
+    strength[110:161, 198:203] = 60
+    mask[140:161, 198:203] = 255
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert np.array_equal(out, mask)
+
+
+def test_blob_stats_are_the_boxes_and_areas_drawn() -> None:
+    # Two blobs drawn by hand: a 5 × 3 block at x 10-14, y 20-22 (area 15) and an "L" of a 1 × 4 column at
+    # x 30, y 5-8 with a 3 × 1 foot at x 31-33, y 8 (box x 30-33, y 5-8: 4 × 4, area 7). The background:
+    # the whole 50 × 40 image, 2000 - 22 px. Labels are cv2's (raster order: the L's top comes first).
+    mask = np.zeros((40, 50), np.uint8)
+    mask[20:23, 10:15] = 255
+    mask[5:9, 30] = 255
+    mask[8, 31:34] = 255
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    stats = blob_stats(mask, np.asarray(labels, np.int32), count)
+    assert stats.tolist() == [[0, 0, 50, 40, 1978], [30, 5, 4, 4, 7], [10, 20, 5, 3, 15]]
