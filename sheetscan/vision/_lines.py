@@ -12,7 +12,7 @@ __all__ = [
     "INK_REACH", "INK_STRONG", "INK_WEAK", "at_least", "below", "dark_mask", "dark_ratio", "fit_line",
     "hanging_pieces", "hysteresis", "ink_at", "intersect",
     "line_through", "local_ink", "long_blobs", "nearest_run_spans", "nearest_runs", "opening",
-    "point_line_distance", "runs_of", "seeded", "without_crossed",
+    "point_line_distance", "ridges_only", "runs_of", "seeded", "without_crossed",
 ]
 
 
@@ -22,6 +22,12 @@ INK_STRONG = 0.32
 `INK_STRONG` darker. Here because the zone stage needs to know what the ink stage will keep."""
 INK_WEAK = 0.16
 INK_REACH = 3
+_STEP_PAPER = 0.9
+"""The share of its step-free paper brightness at which `ridges_only` calls a pixel paper."""
+_STEP = 0.85
+"""`ridges_only` tells a pixel back to paper only where the two paper estimates differ by a step: its
+ratio under this share of its step-free ratio. (With no such condition the soft edges of motion-blurred
+lines were thinned in the zone stage: bench_styles seed 16000, motion, photo 0 zones IoU 0.971 -> 0.658.)"""
 
 
 def dark_mask(image: U8, *, line_width: float = 3.0, contrast: float = 0.78) -> U8:
@@ -269,3 +275,29 @@ def without_crossed(erase: U8, mask: U8, *, off: int, reach: int) -> U8:
     above, under = np.zeros_like(mask), np.zeros_like(mask)
     above[off:], under[:-off] = near[:-off], near[off:]
     return u8(cv2.bitwise_and(erase, cv2.bitwise_not(cv2.bitwise_and(above, under))))
+
+
+def ridges_only(image: U8, ratio: NDArray[np.float32], *, line_width: float, channel: str = "min",
+                paper: float = _STEP_PAPER, step: float = _STEP) -> NDArray[np.float32]:
+    """`ratio` (`dark_ratio` of `image` in `channel`) with the dark side of a step in brightness told
+    back to paper: a drawn line is a thin dark ridge, paper on both sides of it; the edge of a hard
+    shadow (a phone held over the sheet) is a step, darker paper on one side only, and `dark_ratio`'s
+    paper estimate (the brightest nearby value) sees the dark side's first few line widths as ink.
+
+    The step-free view is the image over its grey closing (a dilation, then an erosion, as wide as
+    `dark_ratio`'s): a closing fills every dark mark narrower than its window and keeps a step where it
+    is. A pixel takes the step-free ratio where that view calls it paper (at least `paper` of its closed
+    brightness) and `ratio` is under `step` of it (the two paper estimates differ by a step: beside a
+    drawn line they agree within a few percent, and the line's soft edges keep their ratio); elsewhere
+    (lines, writing, plain paper) `ratio` is kept as it is. The ratio is only ever raised.
+    """
+    if image.ndim == 3:
+        pick = np.maximum if channel == "max" else np.minimum
+        dark = pick(pick(image[..., 0], image[..., 1]), image[..., 2])
+    else:
+        dark = image
+    k = max(3, round(line_width * 3) | 1)
+    closed = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    step_free = np.divide(dark, np.maximum(closed, np.uint8(24)), dtype=np.float32)
+    lifted = (step_free >= paper) & (ratio < step * step_free)
+    return np.asarray(np.where(lifted, step_free, ratio), np.float32)
