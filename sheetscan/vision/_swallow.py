@@ -46,11 +46,12 @@ _BOW = 0.45
 side, not a "1" (`_bows`): the bend of its rows' leftmost ink, the second-order coefficient of that ink's
 middle across the rows, in digit heights over the box's height.
 
-Decision: 0.4, because on the rendered benches (seeds 1000-4000, 60 photos, the swallow width lowered to
+Decision: 0.45, because on the rendered benches (seeds 1000-4000, 60 photos, the swallow width lowered to
 0.9 typical digits to see more) of the ways `absorbed` made worth less for a "1" another way found, the
-"1" bent more than 0.4 in 7 of 106 where the truth has it (a "1" with a long flag or foot) and in 49 of
-97 where it has not (the left side of a 0 in "30" cut as "310", of a lone 6 cut as "16"); 0.3 took 15 of
-the real ones, 0.5 left 62 of the slices."""
+"1" bent more than 0.45 in 4 of 99 where the truth has it (a "1" written as a "(", with a long flag or
+foot) and in 41 of 97 where it has not (the left side of a 0 in "30" cut as "310", of a lone 6 cut as
+"16"); 0.4 took 6 of the real ones (3003's curved "1" of a first "10" among them: read "0"), 0.5 left 62
+of the slices."""
 _HABIT_WIDE = 0.6
 """In a zone whose writer runs "1"s into their digits, a box wider than this share of the digit
 height may hold one (see `_swallow_limit`)."""
