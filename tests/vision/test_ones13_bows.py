@@ -1,6 +1,7 @@
 """Stage 5: a box cut off a glyph whose ink bows out to the left like the side of a round digit (a "(")
 is a slice of that digit, not a "1" run into it: reading it as a sure "1" makes the way without it worth
-no less (`_swallow.absorbed`); a straight "1", upright or slanted, still does.
+no less (`_swallow.absorbed`), and no way is cut to look for a "1" there (`_swallow.wide_ways`); a
+straight "1", upright or slanted, still does both.
 
 Synthetic glyphs drawn with numpy and OpenCV, readings given by hand: the tests check the geometry and
 the cost, not the network.
@@ -8,11 +9,13 @@ the cost, not the network.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from sheetscan.vision._steps import Choice
-from sheetscan.vision._swallow import _BOW, _bows, absorbed
+from sheetscan.vision._swallow import _BOW, _bend, _bows, absorbed, wide_ways
 from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import DigitReading, NumberImage, read_number
 
@@ -88,3 +91,31 @@ def test_a_curved_slice_read_as_a_sure_one_makes_the_whole_digit_worth_no_less()
         whole = _choice(gray, boxes_whole, [(6, 0.99)], -0.01)
         cut = _choice(gray, boxes_cut, [(1, 0.99), (6, 0.95)], -0.11)
         assert absorbed([whole, cut]) == [(whole[0], whole[1] - costs), cut], first
+
+
+def test_no_way_is_cut_to_look_for_a_one_in_a_curve() -> None:
+    # The same glyphs as one-glyph tokens whose first way is the whole glyph (44 px, wider than the
+    # swallow width 31.2 px) and whose other way cuts it at x = 12: `wide_ways` offers that way (to be
+    # read for a "1" run into the digit) when its first box is a bar, upright or slanted, and not when
+    # it is a "(", which no reading can make a "1" `absorbed` would count.
+    whole: tuple[Box, ...] = ((0, 0, 44, HEIGHT),)
+    cut: tuple[Box, ...] = ((0, 0, 12, HEIGHT), (12, 0, 32, HEIGHT))
+    for first, ways in (("straight", 2), ("slanted", 2), ("curve", 1)):
+        token = replace(_token(_glyph(first), whole), glyph_cuts=((whole, cut),))
+        found = wide_ways(token)
+        assert len(found) == ways, first
+        assert found[0] == (whole,)
+        if ways == 2:
+            assert found[1] == (cut,)
+
+
+def test_the_bend_is_the_parabolas_second_order_coefficient() -> None:
+    # Points on 2 a² + 0.5 a + 1 (a = -0.5 … 0.5 in 11 steps, centred) lie on that parabola: the
+    # least-squares fit is the parabola itself, its bend 2; on a line (0.3 a - 1) the bend is 0, and on
+    # -a² it is -1. Rows need not be evenly spaced: a taken at -0.4, -0.3, 0, 0.2, 0.5 (mean 0) too.
+    across = np.linspace(-0.5, 0.5, 11)
+    assert abs(_bend(across, 2 * across**2 + 0.5 * across + 1) - 2.0) < 1e-9
+    assert abs(_bend(across, 0.3 * across - 1)) < 1e-9
+    assert abs(_bend(across, -(across**2)) + 1.0) < 1e-9
+    uneven = np.array([-0.4, -0.3, 0.0, 0.2, 0.5])
+    assert abs(_bend(uneven, 2 * uneven**2 + 0.5 * uneven + 1) - 2.0) < 1e-9
