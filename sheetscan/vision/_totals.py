@@ -56,7 +56,7 @@ space after a number whose dot was lost, or after a crossed-out number whose str
 _STRUCK_GAP = 0.4
 """A token split at a space this wide (digit heights) or wider may be read as a crossed-out number run
 into the one written after it (`_read_ways`)."""
-_STRUCK_COST = 1.0
+_STRUCK_COST = 0.5
 """Log-likelihood cost, on top of the split's, of reading the first of two numbers run together as
 crossed out (it then takes no step of the totals: see `_read_ways`)."""
 

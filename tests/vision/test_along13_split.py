@@ -79,7 +79,7 @@ def test_a_number_run_into_its_correction_across_a_wide_space_is_read_crossed_ou
     # a whists zone (free up to 40, a step back 4, beyond 40: 0.5 + 2 ln(step / 40)):
     # - 890 whole: -0.03, 76 -> 890 capped at 4: -4.03;
     # - 8 | 90: -0.03 - 0.5, 76 -> 8 back 4, 8 -> 90 = 0.5 + 2 ln(82/40) = 1.94: -6.47;
-    # - 8 crossed out, 90: -0.03 - 0.5 - 1.0, 76 -> 90 free: -1.53. The 8 is kept, crossed out.
+    # - 8 crossed out, 90: -0.03 - 0.5 - 0.5, 76 -> 90 free: -1.03. The 8 is kept, crossed out.
     before, token, reader = _run_together(20)
     readings = {id(before): NumberReading(((76, 0.99),), ()),
                 id(token): reader.read_numbers([token.image])[0]}
@@ -104,8 +104,8 @@ def test_digits_written_close_are_not_read_as_a_crossed_out_number() -> None:
 
 def test_two_numbers_whose_dot_was_lost_stay_two_when_both_step_on() -> None:
     # A pulka (free steps up to 10) 1, then "2" and "8" 24 px (0.6 H) apart, read "28": 1 -> 28 steps
-    # 27: 0.5 + 2 ln 2.7 = 2.49. Split, 2 | 8: -0.02 - 0.5, steps 1, 1 +6 free: -0.52; the 2 crossed
-    # out: -1.52 (1 -> 8 free). Both numbers are kept, neither crossed out.
+    # 27: 0.5 + 2 ln 2.7 = 2.49. Split, 2 | 8: -0.02 - 0.5, steps +1 and +6 free: -0.52; the 2 crossed
+    # out: -1.02 (1 -> 8 free). Both numbers are kept, neither crossed out.
     reader = _ByWidth({24: (2, 0.99), 27: (8, 0.99), 20: (1, 0.99)})
     before, _ = _sure(1, 20)
     token = _token([(0, 0, 24, HEIGHT), (48, 0, 27, HEIGHT)])
