@@ -56,9 +56,16 @@ space after a number whose dot was lost, or after a crossed-out number whose str
 _STRUCK_GAP = 0.4
 """A token split at a space this wide (digit heights) or wider may be read as a crossed-out number run
 into the one written after it (`_read_ways`)."""
-_STRUCK_COST = 0.5
+_STRUCK_COST = 0.6
 """Log-likelihood cost, on top of the split's, of reading the first of two numbers run together as
-crossed out (it then takes no step of the totals: see `_read_ways`)."""
+crossed out (it then takes no step of the totals: see `_read_ways`).
+
+Decision: 0.6, a little more than a split at a wide space (`_WIDE_SPLIT_COST`), because a reading that
+takes written ink out of the totals must not be cheaper than one more number read at the same space
+("2 8 10" with two dots lost stays three numbers rather than 28 struck and 10), and no more, because the
+benches' numbers run together across a wide space are more often a struck number and its correction
+than two written ones (23 of 37 on seeds 1000-4000) and the other readings' alternatives compete with it
+(4010: 15, [10 struck, 30], 50 took an "18" for the 30 at 1.0)."""
 
 
 def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[NumberToken]]],
@@ -100,7 +107,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     def usual(sequence: list[NumberToken]) -> float:
         return steps.get(sequence[0].zone, USUAL_STEP) if sequence else USUAL_STEP
 
-    jobs: list[tuple[int, int, NumberToken, float]] = []
+    jobs: list[tuple[int, int, NumberToken, float, int]] = []
     split_ok = {id(t) for splits, _, sequence in sequences if splits for t in sequence}
     needed = set().union(*(_needs_ways(sequence, readings, rising=rising, sure=sure, usual=usual(sequence))
                            for _, rising, sequence in sequences))
@@ -122,13 +129,11 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
         if len(ways) == 1 and not splittable:
             continue
         for w, way in enumerate(ways):
-            jobs.append((id(token), 2 * w, way_token(token, way), 0.0))
+            jobs.append((id(token), 2 * w, way_token(token, way), 0.0, 1))
             if splittable:
-                for k in range(1, len(way)):
-                    sides = [tuple(box for glyph in side for box in glyph) for side in (way[:k], way[k:])]
-                    if all(sides):  # (a way that joins two glyphs leaves the second one empty)
-                        cost = split_cost(_space(sides[0], sides[1]) / max(token.digit_size[0], 1e-9))
-                        jobs.extend((id(token), 2 * w + 1, part_token(token, part), cost) for part in sides)
+                for sides, cost in _splits(token, way):
+                    jobs.extend((id(token), 2 * w + 1, part_token(token, part), cost, len(sides))
+                                for part in sides)
     struck: dict[int, Part] = {}
     options = _read_ways(jobs, cache, struck=struck)
     out: dict[int, tuple[Part, ...]] = {}
@@ -145,7 +150,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             habitual = [t for t in sequence if id(t) not in options and not t.crossed_out and t.glyph_cuts]
             habit = dict(zip(map(id, habitual), _read_ones([(t, wide_ways(t, habit=True)) for t in habitual],
                                                            cache), strict=True))
-            more = [(id(t), 2 * w, way_token(t, way), 0.0) for t in sequence
+            more = [(id(t), 2 * w, way_token(t, way), 0.0, 1) for t in sequence
                     if len(habit.get(id(t), ())) > 1 for w, way in enumerate(habit[id(t)])]
             if more:
                 options.update(_read_ways(more, cache, habit=True))
@@ -185,6 +190,30 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                 out[id(token)] = _with_struck(swapped[id(token)][0], struck)
             elif pick > 0 or id(token) in fixed:
                 out[id(token)] = _with_struck(found[pick][0], struck)
+    return out
+
+
+def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, ...]], float]]:
+    """The ways of reading `way` of the token as several numbers, each as its parts' digit boxes and its
+    cost (`split_cost` of each space it splits at): in two between any two glyphs, and in three where
+    both spaces are wide (`_WIDE_GAP`: "2 8 10" written without dots).
+
+    Decision: three parts only at two wide spaces, because a three-glyph token is far more often one
+    number of three digits, and every part is read from crops the two-part splits read already."""
+    height = max(token.digit_size[0], 1e-9)
+    out: list[tuple[list[tuple[_group.Box, ...]], float]] = []
+    for cut in range(1, len(way)):
+        sides = [tuple(box for glyph in side for box in glyph) for side in (way[:cut], way[cut:])]
+        if all(sides):  # (a way that joins two glyphs leaves the second one empty)
+            out.append((sides, split_cost(_space(sides[0], sides[1]) / height)))
+    for first, second in itertools.combinations(range(1, len(way)), 2):
+        sides = [tuple(box for glyph in side for box in glyph)
+                 for side in (way[:first], way[first:second], way[second:])]
+        if not all(sides):
+            continue
+        spaces = [_space(a, b) / height for a, b in itertools.pairwise(sides)]
+        if min(spaces) >= _WIDE_GAP:
+            out.append((sides, sum(map(split_cost, spaces))))
     return out
 
 
@@ -278,11 +307,11 @@ def way_token(token: NumberToken, way: Way) -> NumberToken:
 
 
 
-def _read_ways(jobs: list[tuple[int, int, NumberToken, float]], cache: DigitCache, *,
+def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: DigitCache, *,
                habit: bool = False, struck: dict[int, Part] | None = None) -> dict[int, list[Choice]]:
     """Every job read (in one batch), as the choices of the token each belongs to: (its id, its kind:
-    an even number for a way, odd for one part of a way split in two, the other part next, the token
-    to read, the cost of the split: `split_cost`).
+    an even number for a way, odd for one part of a way split in two or three, the other parts next,
+    the token to read, the cost of the split (`_splits`), how many parts its way has).
 
     Where the split's space is wide (`_STRUCK_GAP`), the second part alone is a choice too, at
     `_STRUCK_COST` more: the first was crossed out and its strike not seen (a scribbled 8 run into the
@@ -299,8 +328,8 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float]], cache: DigitCach
         return {}
     options: dict[int, list[Choice]] = {}
     pending: list[Part] = []
-    shared = cache.read([t for _, _, t, _ in jobs])
-    for (key, kind, token, cost), reading in zip(jobs, shared, strict=True):
+    shared = cache.read([t for _, _, t, _, _ in jobs])
+    for (key, kind, token, cost, count), reading in zip(jobs, shared, strict=True):
         found = options.setdefault(key, [])
         # The likeliest cut by width is the first way: among equals it stays.
         prior = 0.0 if not found else OTHER_WAY
@@ -309,15 +338,16 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float]], cache: DigitCach
         score = math.log(max(reading.confidence, 1e-6))
         if kind % 2 == 0:
             found.append((((token, reading),), score + prior))
-        elif pending:
-            (first, first_reading), pending = pending[0], []
-            both = choice_score(first_reading) + score + prior - cost
-            found.append((((first, first_reading), (token, reading)), both))
-            if struck is not None and cost <= split_cost(_STRUCK_GAP):
+        elif len(pending) + 1 == count:
+            parts, pending = (*pending, (token, reading)), []
+            every = sum(choice_score(r) for _, r in parts[:-1]) + score + prior - cost
+            found.append((parts, every))
+            if struck is not None and count == 2 and cost <= split_cost(_STRUCK_GAP):
+                first, first_reading = parts[0]
                 struck[id(token)] = (replace(first, crossed_out=True), first_reading)
-                found.append((((token, reading),), both - _STRUCK_COST))
+                found.append((((token, reading),), every - _STRUCK_COST))
         else:
-            pending = [(token, reading)]
+            pending.append((token, reading))
     return {key: absorbed(found, habit=habit) for key, found in options.items()}
 
 

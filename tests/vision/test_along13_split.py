@@ -79,7 +79,7 @@ def test_a_number_run_into_its_correction_across_a_wide_space_is_read_crossed_ou
     # a whists zone (free up to 40, a step back 4, beyond 40: 0.5 + 2 ln(step / 40)):
     # - 890 whole: -0.03, 76 -> 890 capped at 4: -4.03;
     # - 8 | 90: -0.03 - 0.5, 76 -> 8 back 4, 8 -> 90 = 0.5 + 2 ln(82/40) = 1.94: -6.47;
-    # - 8 crossed out, 90: -0.03 - 0.5 - 0.5, 76 -> 90 free: -1.03. The 8 is kept, crossed out.
+    # - 8 crossed out, 90: -0.03 - 0.5 - 0.6, 76 -> 90 free: -1.13. The 8 is kept, crossed out.
     before, token, reader = _run_together(20)
     readings = {id(before): NumberReading(((76, 0.99),), ()),
                 id(token): reader.read_numbers([token.image])[0]}
@@ -105,7 +105,7 @@ def test_digits_written_close_are_not_read_as_a_crossed_out_number() -> None:
 def test_two_numbers_whose_dot_was_lost_stay_two_when_both_step_on() -> None:
     # A pulka (free steps up to 10) 1, then "2" and "8" 24 px (0.6 H) apart, read "28": 1 -> 28 steps
     # 27: 0.5 + 2 ln 2.7 = 2.49. Split, 2 | 8: -0.02 - 0.5, steps +1 and +6 free: -0.52; the 2 crossed
-    # out: -1.02 (1 -> 8 free). Both numbers are kept, neither crossed out.
+    # out: -1.12 (1 -> 8 free). Both numbers are kept, neither crossed out.
     reader = _ByWidth({24: (2, 0.99), 27: (8, 0.99), 20: (1, 0.99)})
     before, _ = _sure(1, 20)
     token = _token([(0, 0, 24, HEIGHT), (48, 0, 27, HEIGHT)])
@@ -114,3 +114,20 @@ def test_two_numbers_whose_dot_was_lost_stay_two_when_both_step_on() -> None:
     parts = choose_cuts(reader, [(True, False, [before, token])], readings, steps={0: 10.0})
     got = [(reading.value, part.crossed_out) for part, reading in parts[id(token)]]
     assert got == [(2, False), (8, False)]
+
+
+def test_three_numbers_run_together_across_two_wide_spaces_are_read_as_three() -> None:
+    # A pulka 1, then "2", "8" and "10" ("1" 10 px, "0" 25 px, 2 px apart), each 24 px (0.6 H) apart, read
+    # "2810" (four digits: -3 for more than any written number): 1 -> 2810 a step capped at 4: about -7.
+    # - 2 | 8 | 10: -0.04, two wide spaces 0.5 + 0.5, steps +1, +6, +2 free: -1.04;
+    # - 28 crossed out, 10 (split at the second space): -0.04 - 0.5 - 0.6 = -1.14, 1 -> 10 free;
+    # - 2 crossed out, 810: 810 steps 809 from 1, capped at 4; 28 | 10: 1 -> 28 = 2.49, 28 -> 10 back.
+    reader = _ByWidth({24: (2, 0.99), 27: (8, 0.99), 10: (1, 0.99), 25: (0, 0.99)})
+    before, _ = _sure(1, 10)
+    token = _token([(0, 0, 24, HEIGHT), (48, 0, 27, HEIGHT), (99, 0, 10, HEIGHT), (111, 0, 25, HEIGHT)])
+    readings = {id(before): NumberReading(((1, 0.99),), ()),
+                id(token): reader.read_numbers([token.image])[0]}
+    assert readings[id(token)].value == 2810
+    parts = choose_cuts(reader, [(True, False, [before, token])], readings, steps={0: 10.0})
+    got = [(reading.value, part.crossed_out) for part, reading in parts[id(token)]]
+    assert got == [(2, False), (8, False), (10, False)]
