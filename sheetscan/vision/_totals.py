@@ -29,7 +29,7 @@ from sheetscan.vision.recognise import NumberImage, NumberReading, Recognizer
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["Moves", "choice_score", "choose_cuts", "part_token"]
+__all__ = ["Moves", "choice_score", "choose_cuts", "part_token", "split_cost"]
 
 
 
