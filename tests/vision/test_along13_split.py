@@ -1,0 +1,133 @@
+"""Stage 5: numbers run together along the writing (a dot lost, a crossed-out number whose strike was not
+seen joined to its correction) read as two by the zone's running totals, the wider their space the
+likelier (`_totals.split_cost`, `_totals._read_ways`).
+
+A stand-in recogniser reads a digit box by its width (each box in these tests has its own width), so
+the tests check which readings are offered and chosen, not the network.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sheetscan.vision._recog_types import crop_digits
+from sheetscan.vision._totals import choose_cuts, split_cost
+from sheetscan.vision.numbers import NumberToken
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+
+Box = tuple[int, int, int, int]
+HEIGHT = 40
+
+
+class _ByWidth:
+    """Reads a digit box by its width: `table[width]` is (digit, probability), the rest noise."""
+
+    name = "by-width"
+    reads_by_digit = True
+
+    def __init__(self, table: dict[int, tuple[int, float]]) -> None:
+        self.table = table
+
+    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
+        out = []
+        for number in numbers:
+            digits = [DigitReading((self.table[crop.shape[1]],), 1.0 - self.table[crop.shape[1]][1])
+                      for crop in crop_digits(number)]
+            out.append(read_number(digits))
+        return out
+
+
+def _token(glyphs: list[Box], *, zone: int = 0) -> NumberToken:
+    """A token of one box per glyph (each glyph cut one way only)."""
+    right = max(x + w for x, _, w, _ in glyphs)
+    quad = ((0.0, 0.0), (float(right), 0.0), (float(right), float(HEIGHT)), (0.0, float(HEIGHT)))
+    return NumberToken(zone=zone, angle=0, row=0, quad=quad, crossed_out=False,
+                       glyph_cuts=tuple(((box,),) for box in glyphs),
+                       image=NumberImage(gray=np.full((HEIGHT, right + 2), 200, np.uint8),
+                                         digit_boxes=tuple(glyphs)),
+                       digit_size=(float(HEIGHT), 26.0))
+
+
+def _sure(value: int, width: int, *, zone: int = 0) -> tuple[NumberToken, NumberReading]:
+    """A number read surely as `value`, one box `width` px wide."""
+    return _token([(0, 0, width, HEIGHT)], zone=zone), NumberReading(((value, 0.99),), ())
+
+
+def test_the_cost_of_two_numbers_falls_with_their_space() -> None:
+    # Up to a quarter of a digit height the space is one between digits: the old flat cost 2.0;
+    # from half a digit height on 0.5; linear between: 0.375 H is half way, 2.0 - 0.5 * 1.5 = 1.25.
+    assert split_cost(-0.1) == split_cost(0.0) == split_cost(0.25) == 2.0
+    assert split_cost(0.375) == pytest.approx(1.25)
+    assert split_cost(0.5) == split_cost(1.2) == 0.5
+    spaces = np.linspace(0.0, 1.0, 41)
+    assert all(a >= b for a, b in zip(map(split_cost, spaces), map(split_cost, spaces[1:]), strict=False))
+
+
+def _run_together(space: int) -> tuple[NumberToken, NumberToken, _ByWidth]:
+    # 76, then "8" (22 px) and "90" ("9" 23 px, "0" 25 px, 2 px apart) with `space` px between the 8
+    # and the 9: the 8 is a crossed-out number whose strike was not seen, 90 its correction.
+    reader = _ByWidth({30: (7, 0.99), 22: (8, 0.99), 23: (9, 0.99), 25: (0, 0.99)})
+    before, _ = _sure(76, 30)
+    nine = 22 + space
+    token = _token([(0, 0, 22, HEIGHT), (nine, 0, 23, HEIGHT), (nine + 25, 0, 25, HEIGHT)])
+    return before, token, reader
+
+
+def test_a_number_run_into_its_correction_across_a_wide_space_is_read_crossed_out() -> None:
+    # Space 20 px = 0.5 H: split cost 0.5. Log-likelihoods (each digit 0.99: log 0.99 = -0.01), steps in
+    # a whists zone (free up to 40, a step back 4, beyond 40: 0.5 + 2 ln(step / 40)):
+    # - 890 whole: -0.03, 76 -> 890 capped at 4: -4.03;
+    # - 8 | 90: -0.03 - 0.5, 76 -> 8 back 4, 8 -> 90 = 0.5 + 2 ln(82/40) = 1.94: -6.47;
+    # - 8 crossed out, 90: -0.03 - 0.5 - 0.6, 76 -> 90 free: -1.13. The 8 is kept, crossed out.
+    before, token, reader = _run_together(20)
+    readings = {id(before): NumberReading(((76, 0.99),), ()),
+                id(token): reader.read_numbers([token.image])[0]}
+    assert readings[id(token)].value == 890
+    parts = choose_cuts(reader, [(True, True, [before, token])], readings)
+    got = [(reading.value, part.crossed_out) for part, reading in parts[id(token)]]
+    assert got == [(8, True), (90, False)]
+    struck, rest = (part for part, _ in parts[id(token)])
+    assert struck.image.digit_boxes == ((0, 0, 22, HEIGHT),)
+    assert rest.quad[0][0] == pytest.approx(42.0) and rest.quad[1][0] == pytest.approx(92.0)
+
+
+def test_digits_written_close_are_not_read_as_a_crossed_out_number() -> None:
+    # The same with 4 px (0.1 H) between the 8 and the 9: split cost 2.0 and no crossed-out reading;
+    # 890 whole (-4.03) beats 8 | 90 (-0.03 - 2.0 - 4 - 1.94 = -7.97): the token stays as read.
+    before, token, reader = _run_together(4)
+    readings = {id(before): NumberReading(((76, 0.99),), ()),
+                id(token): reader.read_numbers([token.image])[0]}
+    parts = choose_cuts(reader, [(True, True, [before, token])], readings)
+    assert [reading.value for _, reading in parts.get(id(token), ((token, readings[id(token)]),))] == [890]
+
+
+def test_two_numbers_whose_dot_was_lost_stay_two_when_both_step_on() -> None:
+    # A pulka (free steps up to 10) 1, then "2" and "8" 24 px (0.6 H) apart, read "28": 1 -> 28 steps
+    # 27: 0.5 + 2 ln 2.7 = 2.49. Split, 2 | 8: -0.02 - 0.5, steps +1 and +6 free: -0.52; the 2 crossed
+    # out: -1.12 (1 -> 8 free). Both numbers are kept, neither crossed out.
+    reader = _ByWidth({24: (2, 0.99), 27: (8, 0.99), 20: (1, 0.99)})
+    before, _ = _sure(1, 20)
+    token = _token([(0, 0, 24, HEIGHT), (48, 0, 27, HEIGHT)])
+    readings = {id(before): NumberReading(((1, 0.99),), ()), id(token): reader.read_numbers([token.image])[0]}
+    assert readings[id(token)].value == 28
+    parts = choose_cuts(reader, [(True, False, [before, token])], readings, steps={0: 10.0})
+    got = [(reading.value, part.crossed_out) for part, reading in parts[id(token)]]
+    assert got == [(2, False), (8, False)]
+
+
+def test_three_numbers_run_together_across_two_wide_spaces_are_read_as_three() -> None:
+    # A pulka 1, then "2", "8" and "10" ("1" 10 px, "0" 25 px, 2 px apart), each 24 px (0.6 H) apart, read
+    # "2810" (four digits: -3 for more than any written number): 1 -> 2810 a step capped at 4: about -7.
+    # - 2 | 8 | 10: -0.04, two wide spaces 0.5 + 0.5, steps +1, +6, +2 free: -1.04;
+    # - 28 crossed out, 10 (split at the second space): -0.04 - 0.5 - 0.6 = -1.14, 1 -> 10 free;
+    # - 2 crossed out, 810: 810 steps 809 from 1, capped at 4; 28 | 10: 1 -> 28 = 2.49, 28 -> 10 back.
+    reader = _ByWidth({24: (2, 0.99), 27: (8, 0.99), 10: (1, 0.99), 25: (0, 0.99)})
+    before, _ = _sure(1, 10)
+    token = _token([(0, 0, 24, HEIGHT), (48, 0, 27, HEIGHT), (99, 0, 10, HEIGHT), (111, 0, 25, HEIGHT)])
+    readings = {id(before): NumberReading(((1, 0.99),), ()),
+                id(token): reader.read_numbers([token.image])[0]}
+    assert readings[id(token)].value == 2810
+    parts = choose_cuts(reader, [(True, False, [before, token])], readings, steps={0: 10.0})
+    got = [(reading.value, part.crossed_out) for part, reading in parts[id(token)]]
+    assert got == [(2, False), (8, False), (10, False)]
