@@ -229,4 +229,10 @@ def layout_geometry(layout: SheetLayout, p: Proportions, notes: list[str]) -> Sh
                      f"{what} used")
         return geometry
     notes.append(f"the measured proportions do not fit the {layout.name} layout ({first}); usual ones used")
-    return layout.geometry(replace(base, aspect=p.aspect))
+    try:
+        return layout.geometry(replace(base, aspect=p.aspect))
+    except ValueError as exc:
+        # An outline no sheet could have (a sliver of the paper or the table closed by stage 2) is no sheet
+        # found, not a crash (light13 met one of aspect 3.05 on bench_styles seed 19000, thin photo 6).
+        raise NoSheetError(f"found an outline {p.aspect:.2f} times as wide as it is tall, which no pulka "
+                           f"sheet is ({exc}); photograph the whole sheet from above") from exc

@@ -454,3 +454,18 @@ def test_mountain_zones_end_on_the_drawn_circle(line_search_sees_circle: bool,
         polygon = np.array(zone.polygon)
         nearest = np.hypot(polygon[:, 0] - cx, polygon[:, 1] - cy).min()
         assert nearest == pytest.approx(radius, abs=4.0)
+
+
+@pytest.mark.parametrize("aspect", [3.05, 0.25])
+def test_an_outline_no_sheet_could_have_is_no_sheet_not_a_crash(aspect: float) -> None:
+    # layouts.py takes sheets 0.3 to 3 times as wide as tall (LAYOUT.md's sheets are about 1.4); an outline
+    # outside that, with every fallback's values, is no pulka sheet: exit 3 with a message, no ValueError.
+    from sheetscan.vision._layout_choice import layout_geometry
+
+    layout = find_layout("standard-3")
+    notes: list[str] = []
+    with pytest.raises(NoSheetError, match="no pulka sheet") as caught:
+        layout_geometry(layout, dataclasses.replace(layout.default, aspect=aspect), notes)
+    assert caught.value.exit_code == 3
+    # The usual proportions at an aspect inside the range still give the layout.
+    assert layout_geometry(layout, dataclasses.replace(layout.default, aspect=2.9), []).zones
