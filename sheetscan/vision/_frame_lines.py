@@ -87,14 +87,15 @@ def _frame_places(frame: tuple[float, float, float, float], band: int, inward: f
 
 def _window(shape: tuple[int, ...], place: tuple[float, float, float, float]) -> tuple[slice, slice]:
     """The pixels of `place` (x0, x1, y0, y1), each end clamped to the image and cut to a whole pixel."""
-    # Each end is int(max(0, min(last, v))), written out: ~670 calls a photo, and min() and max() of a
-    # numpy float take twice as long (a NaN end goes to the last pixel, as with min and max).
     h, w = shape[0] - 1, shape[1] - 1
     x0, x1, y0, y1 = place
-    return (slice(int(y0) if 0 < y0 < h else (0 if y0 < h else h),
-                  (int(y1) if 0 < y1 < h else (0 if y1 < h else h)) + 1),
-            slice(int(x0) if 0 < x0 < w else (0 if x0 < w else w),
-                  (int(x1) if 0 < x1 < w else (0 if x1 < w else w)) + 1))
+    return slice(_clamped(y0, h), _clamped(y1, h) + 1), slice(_clamped(x0, w), _clamped(x1, w) + 1)
+
+
+def _clamped(value: float, last: int) -> int:
+    """int(max(0, min(last, value))), written out: `_window` is called ~670 times a photo, and min() and
+    max() of a numpy float take twice as long (a NaN goes to `last`, as with min and max)."""
+    return int(value) if 0 < value < last else (0 if value < last else last)
 
 
 def _darkest_at(ratio: NDArray[np.float32], frame: tuple[float, float, float, float], band: int,

@@ -175,12 +175,7 @@ def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> N
     red pens count as ink), or "max" (the brightest: only ink dark in every channel counts, so the
     light blue or red grid printed on squared notebook paper fades out while pencil and pens stay).
     """
-    if image.ndim == 3:
-        # On the channels' strided views: no copy of each channel first (cv2.split), twice as fast.
-        pick = np.maximum if channel == "max" else np.minimum
-        dark = pick(pick(image[..., 0], image[..., 1]), image[..., 2])
-    else:
-        dark = image
+    dark = _brightness(image, channel)
     h, w = dark.shape[:2]
     # Estimate the paper on a smaller copy: it is smooth, and the closing is the costly step.
     factor = max(1, int(min(h, w) // 300))
@@ -194,6 +189,16 @@ def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> N
     # numbers as converting each to float32 first (each uint8 is exact in float32), in half the time.
     ratio: NDArray[np.float32] = np.divide(dark, np.maximum(paper, np.uint8(24)), dtype=np.float32)
     return ratio
+
+
+def _brightness(image: U8, channel: str) -> U8:
+    """A colour image's darkest ("min") or brightest ("max") channel at each pixel (`dark_ratio`); a grey
+    image as it is."""
+    if image.ndim != 3:
+        return image
+    # On the channels' strided views: no copy of each channel first (cv2.split), twice as fast.
+    pick = np.maximum if channel == "max" else np.minimum
+    return u8(pick(pick(image[..., 0], image[..., 1]), image[..., 2]))
 
 
 def fit_line(points: F64) -> tuple[F64, F64] | None:
@@ -291,11 +296,7 @@ def ridges_only(image: U8, ratio: NDArray[np.float32], *, line_width: float, cha
     drawn line they agree within a few percent, and the line's soft edges keep their ratio); elsewhere
     (lines, writing, plain paper) `ratio` is kept as it is. The ratio is only ever raised.
     """
-    if image.ndim == 3:
-        pick = np.maximum if channel == "max" else np.minimum
-        dark = pick(pick(image[..., 0], image[..., 1]), image[..., 2])
-    else:
-        dark = image
+    dark = _brightness(image, channel)
     k = max(3, round(line_width * 3) | 1)
     closed = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     step_free = np.divide(dark, np.maximum(closed, np.uint8(24)), dtype=np.float32)

@@ -201,18 +201,15 @@ def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, .
     Decision: three parts only at two wide spaces, because a three-glyph token is far more often one
     number of three digits, and every part is read from crops the two-part splits read already."""
     height = max(token.digit_size[0], 1e-9)
+    places = range(1, len(way))
     out: list[tuple[list[tuple[_group.Box, ...]], float]] = []
-    for cut in range(1, len(way)):
-        sides = [tuple(box for glyph in side for box in glyph) for side in (way[:cut], way[cut:])]
-        if all(sides):  # (a way that joins two glyphs leaves the second one empty)
-            out.append((sides, split_cost(_space(sides[0], sides[1]) / height)))
-    for first, second in itertools.combinations(range(1, len(way)), 2):
-        sides = [tuple(box for glyph in side for box in glyph)
-                 for side in (way[:first], way[first:second], way[second:])]
-        if not all(sides):
+    for cuts in [*itertools.combinations(places, 1), *itertools.combinations(places, 2)]:
+        sides = [tuple(box for glyph in way[start:end] for box in glyph)
+                 for start, end in itertools.pairwise((0, *cuts, len(way)))]
+        if not all(sides):  # (a way that joins two glyphs leaves the glyph after the joint empty)
             continue
         spaces = [_space(a, b) / height for a, b in itertools.pairwise(sides)]
-        if min(spaces) >= _WIDE_GAP:
+        if len(cuts) == 1 or min(spaces) >= _WIDE_GAP:
             out.append((sides, sum(map(split_cost, spaces))))
     return out
 

@@ -198,7 +198,7 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
             ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
         return ratios[channel]
 
-    chosen = _drawn_frame_in(ratio, dark, busy=float(np.count_nonzero(mask)) / mask.size > 0.15)
+    chosen = _drawn_frame_in(ratio, dark, busy=_busy(mask))
     # Decision: where the outline chosen meets the dark side of a step in the light rather than lying
     # on drawn lines (`_on_step`), the search is made again on the ratios with every such step told
     # back to paper (`ridges_only`), because the edge of a hard shadow across the sheet (a phone held
@@ -219,9 +219,7 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
 
     if chosen is not None and _on_step(chosen, ratio("min"), ridge_ratio("min"), size=max(dark.shape),
                                        line_width=line_width):
-        again = _drawn_frame_in(ridge_ratio, dark,
-                                busy=float(np.count_nonzero(below(ridge_ratio("min"), _CONTRASTS[0])))
-                                / mask.size > 0.15)
+        again = _drawn_frame_in(ridge_ratio, dark, busy=_busy(below(ridge_ratio("min"), _CONTRASTS[0])))
         # Decision: the outline found on the ridges replaces the first only where it is another outline
         # (a corner over 1.5 % of the size off, as `votes` tells outlines apart), because where the
         # step did not mislead the search the two are the same frame, and the first was fitted to the
@@ -229,14 +227,12 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
         # shadow, photo 5, zones IoU 0.967 -> 0.921).
         # Decision: and only where it is the larger outline (the frame whose inside a step had cut off, or
         # whose side it had hidden) or its weakest side is drawn on the ridges better than the first's
-        # (`_weakest_side`: the side a shadow's edge made is no ridge at all), because a frame drawn close
+        # (`_drawn_better`: the side a shadow's edge made is no ridge at all), because a frame drawn close
         # to the paper's edge meets the table's step too, and there the search on the ridges took a
         # ruling of lined paper inside the frame for a side (bench_styles seed 17000, thin, photo 4,
         # digits 96 -> 56 %; its weakest side no better drawn, 0.75 both).
-        if again is not None and votes(again[0], [chosen[0]], max(dark.shape)) == 0 and (
-                _area(again) > _area(chosen)
-                or _weakest_side(again, ridge_ratio("min"), max(dark.shape))
-                > _weakest_side(chosen, ridge_ratio("min"), max(dark.shape))):
+        if again is not None and votes(again[0], [chosen[0]], max(dark.shape)) == 0 \
+                and _drawn_better(again, chosen, ridge_ratio("min"), max(dark.shape)):
             chosen = again
     if chosen is not None:
         return _from_drawn_frame(photo, chosen, scale, shift), len(markers)
@@ -252,7 +248,7 @@ def _on_step(chosen: tuple[FrameCandidate, U8], ratio: NDArray[np.float32], ridg
     stepped = u8(cv2.compare(ridged, ratio, cv2.CMP_GT))
     if not cv2.countNonZero(stepped):
         return False
-    tolerance = max(2.0, 0.004 * size)
+    tolerance = _side_tolerance(size)
     if max(side_coverage(stepped, chosen[0].quad, tolerance=tolerance)) > _STEP_SIDE:
         return True
     inside = np.zeros_like(stepped)
@@ -262,19 +258,34 @@ def _on_step(chosen: tuple[FrameCandidate, U8], ratio: NDArray[np.float32], ridg
     return cv2.countNonZero(cv2.bitwise_and(stepped, inside)) > _STEP_INSIDE * size * line_width
 
 
-def _area(chosen: tuple[FrameCandidate, U8]) -> float:
-    """The area inside the chosen outline, in pixels of the preview."""
-    return float(cv2.contourArea(chosen[0].quad.astype(np.float32)))
+def _drawn_better(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate, U8],
+                  ridged: NDArray[np.float32], size: int) -> bool:
+    """Whether the outline `again` is larger than `chosen` or its weakest side is drawn better: the least
+    share of a side in ink at `_RIDGE_INK` on the ratios with the steps in the light told back to paper
+    (`ridged`, `ridges_only`)."""
+    if cv2.contourArea(again[0].quad.astype(np.float32)) > cv2.contourArea(chosen[0].quad.astype(np.float32)):
+        return True
+    ink = below(ridged, _RIDGE_INK)
+    tolerance = _side_tolerance(size)
+    return min(side_coverage(ink, again[0].quad, tolerance=tolerance)) \
+        > min(side_coverage(ink, chosen[0].quad, tolerance=tolerance))
 
 
-def _weakest_side(chosen: tuple[FrameCandidate, U8], ridged: NDArray[np.float32], size: int) -> float:
-    """The least share of a side of the chosen outline drawn in ink at `_RIDGE_INK` on the ratios with the
-    steps in the light told back to paper (`ridges_only`)."""
-    return min(side_coverage(below(ridged, _RIDGE_INK), chosen[0].quad, tolerance=max(2.0, 0.004 * size)))
+def _side_tolerance(size: int) -> float:
+    """How far (px of the preview, `size` its longer side) ink may lie off an outline's side and count for
+    it (`side_coverage`), in `_on_step` and `_drawn_better`."""
+    return max(2.0, 0.004 * size)
 
 
+def _busy(ink: U8) -> bool:
+    """Whether over `_BUSY` of the preview is ink at the faintest usual level (a grid or a texture)."""
+    return float(np.count_nonzero(ink)) / ink.size > _BUSY
+
+
+_BUSY = 0.15
+"""The share of the preview in ink beyond which `_drawn_frame_in` looks at neutral dark ink first."""
 _RIDGE_INK = 0.85
-"""The share of the paper under which `_weakest_side` takes a pixel for ink: fainter than the frame search's
+"""The share of the paper under which `_drawn_better` takes a pixel for ink: fainter than the frame search's
 faintest level (`_CONTRASTS`), as a pencil frame may be, still darker than paper."""
 _STEP_SIDE = 0.5
 """A side of the chosen outline over this share along a step's dark side is the step, not a drawn line."""
@@ -286,8 +297,8 @@ line width) crosses the frame."""
 def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, busy: bool
                     ) -> tuple[FrameCandidate, U8] | None:
     """The drawn outer rectangle found in the ink levels of `ratio` (a channel's ratio to the paper) on
-    the pooled preview whose grey is `dark`, or None. `busy`: a third of the preview is ink at the
-    faintest usual level (a grid or a texture)."""
+    the pooled preview whose grey is `dark`, or None. `busy`: much of the preview is ink at the
+    faintest usual level (`_busy`: a grid or a texture)."""
     # Decision: start with faint ink in any colour (pencil lines count) and demand darker or neutral
     # ink only when nothing clean was found, because the printed grid of squared notebook paper is
     # faint coloured ink that hides the frame. When a third of the photo is "ink" at the start, a grid
