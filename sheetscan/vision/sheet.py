@@ -225,14 +225,16 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
         # step did not mislead the search the two are the same frame, and the first was fitted to the
         # lines as seen before (a pixel's shift there moved a zone's split: bench_styles seed 6000,
         # shadow, photo 5, zones IoU 0.967 -> 0.921).
-        # Decision: and only where it is the larger outline (the frame whose inside a step had cut off, or
-        # whose side it had hidden) or its weakest side is drawn on the ridges better than the first's
-        # (`_drawn_better`: the side a shadow's edge made is no ridge at all), because a frame drawn close
-        # to the paper's edge meets the table's step too, and there the search on the ridges took a
-        # ruling of lined paper inside the frame for a side (bench_styles seed 17000, thin, photo 4,
-        # digits 96 -> 56 %; its weakest side no better drawn, 0.75 both).
+        # Decision: and only where its weakest side is drawn on the ridges better than the first's, or
+        # as well where it is the larger outline and a side of the first runs along the step
+        # (`_drawn_better`: the side a shadow's edge made is no ridge at all; the step cut the frame
+        # short), because a frame drawn close to the paper's edge meets the table's step too, and there
+        # the search on the ridges took a ruling of lined paper inside the frame for a side
+        # (bench_styles seed 17000, thin, photo 4, digits 96 -> 56 %), and where the shadow's edge crosses
+        # a frame whole on the ridges the paper's own outline (its rim dark against the shadowed table)
+        # is the larger one (seed 17000, shadow, photo 2, zones 0 %).
         if again is not None and votes(again[0], [chosen[0]], max(dark.shape)) == 0 \
-                and _drawn_better(again, chosen, ridge_ratio("min"), max(dark.shape)):
+                and _drawn_better(again, chosen, ratio("min"), ridge_ratio("min"), max(dark.shape)):
             chosen = again
     if chosen is not None:
         return _from_drawn_frame(photo, chosen, scale, shift), len(markers)
@@ -259,16 +261,41 @@ def _on_step(chosen: tuple[FrameCandidate, U8], ratio: NDArray[np.float32], ridg
 
 
 def _drawn_better(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate, U8],
-                  ridged: NDArray[np.float32], size: int) -> bool:
-    """Whether the outline `again` is larger than `chosen` or its weakest side is drawn better: the least
-    share of a side in ink at `_RIDGE_INK` on the ratios with the steps in the light told back to paper
-    (`ridged`, `ridges_only`)."""
-    if cv2.contourArea(again[0].quad.astype(np.float32)) > cv2.contourArea(chosen[0].quad.astype(np.float32)):
-        return True
+                  ratio: NDArray[np.float32], ridged: NDArray[np.float32], size: int) -> bool:
+    """Whether the outline `again`'s weakest side is drawn better than `chosen`'s, or as well where `again`
+    is the larger and a side of `chosen` runs along a step in the light (over `_STEP_SIDE` of it on the
+    pixels `ridges_only` told back to paper: `ridged` above `ratio`). A side is drawn by the share of it
+    in ink at `_RIDGE_INK` on `ridged`, measured on the outlines as fitted to their lines (`_fitted`)."""
+    # Decision: the outlines as fitted, because an outline's corners as found lie on the outside of its
+    # lines' blob (a frame whose sides run on past its corners: seen 10 px of the 1000 px preview off
+    # its lines, its sides then "undrawn": bench_styles seed 17000, shadow, photo 2, 0.05 -> 1.0).
     ink = below(ridged, _RIDGE_INK)
     tolerance = _side_tolerance(size)
-    return min(side_coverage(ink, again[0].quad, tolerance=tolerance)) \
-        > min(side_coverage(ink, chosen[0].quad, tolerance=tolerance))
+    weakest_again = min(side_coverage(ink, _fitted(again), tolerance=tolerance))
+    weakest_chosen = min(side_coverage(ink, _fitted(chosen), tolerance=tolerance))
+    if weakest_again != weakest_chosen:
+        return weakest_again > weakest_chosen
+    if _area(again) <= _area(chosen):
+        return False
+    stepped = u8(cv2.compare(ridged, ratio, cv2.CMP_GT))
+    return max(side_coverage(stepped, chosen[0].quad, tolerance=tolerance)) > _STEP_SIDE
+
+
+def _area(outline: tuple[FrameCandidate, U8]) -> float:
+    """The area (px² of the preview) inside an outline as found."""
+    return float(cv2.contourArea(outline[0].quad.astype(np.float32)))
+
+
+def _fitted(chosen: tuple[FrameCandidate, U8]) -> F64:
+    """The outline's corners fitted to the ink of its level (`refine_quad`), as `_from_drawn_frame` fits
+    them (an outline running off the preview as it was found)."""
+    best, mask = chosen
+    return best.quad if best.touches else refine_quad(mask, best.quad, band=_fit_band(mask))
+
+
+def _fit_band(mask: U8) -> float:
+    """How far (px of the preview `mask`) across a side `refine_quad` looks for its line."""
+    return max(3.0, 0.025 * float(max(mask.shape)))
 
 
 def _side_tolerance(size: int) -> float:
@@ -533,10 +560,8 @@ def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], scale: fl
                       ) -> RectifiedSheet:
     """The sheet inside the chosen outline, found at `scale` in the part of the photo whose top-left
     corner is at `shift`."""
-    best, mask = chosen
-    band = max(3.0, 0.025 * max(mask.shape))
-    quad = refine_quad(mask, best.quad, band=band) if not best.touches else best.quad
-    corners = order_clockwise(quad / scale + shift)
+    best = chosen[0]
+    corners = order_clockwise(_fitted(chosen) / scale + shift)
     partial, where = _outside(corners, photo)
     notes: list[str] = []
     if best.touches or partial:
