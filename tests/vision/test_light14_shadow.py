@@ -1,18 +1,23 @@
 """Stage 2 under a hard shadow: which of two outlines, the first search's and the one found again on the
-ridges (`sheet._drawn_better`), is the sheet's frame.
+ridges (`sheet._drawn_better`), is the sheet's frame; and how much of the photo the paper covers when a
+shadow darkens part of it (`sheet._paper_box`).
 
 Small synthetic ratio images (400 × 400: 1 = paper, 0.3 = ink, as `dark_ratio` gives them); the outlines
-are built by hand. (The rendered case behind them: bench_styles seed 17000, shadow, photo 2, where the
-shadow's edge crosses a frame drawn whole and the search on the ridges found the paper's rim.)
+are built by hand; small synthetic photos of a paper on a table. (The rendered cases behind them:
+bench_styles seed 17000, shadow, photo 2, where the shadow's edge crosses a frame drawn whole and the search
+on the ridges found the paper's rim; photos 4 and 6, where only the lit part of the paper was taken for the
+paper, so that the sheet looked far and that part was searched first.)
 """
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from sheetscan.vision._quad import FrameCandidate
-from sheetscan.vision.sheet import _drawn_better
+from sheetscan.vision.photo import Photo, load_photo
+from sheetscan.vision.sheet import _FAR_FIRST, _drawn_better, _paper_box
 
 _FRAME = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 300.0], [100.0, 300.0]])
 _PAPER = np.array([[40.0, 40.0], [360.0, 40.0], [360.0, 360.0], [40.0, 360.0]])
@@ -79,3 +84,46 @@ def test_a_larger_outline_drawn_worse_does_not_win() -> None:
     chosen, again = _outline(_FRAME, ratio), _outline(_PAPER, ratio)
     assert not _drawn_better(again, chosen, stepped, ratio, 400)
 
+
+# --- the paper's share of the photo under a cast shadow (`sheet._paper_box`) --------------------------------
+
+_PHOTO = (1200, 1600)
+_PAPER_BOX = (400, 250, 1200, 950)  # left, top, right, bottom: 800 × 700 px, 0.29 of the photo
+
+
+def _photo(table: tuple[int, int, int]) -> Photo:
+    """A paper (warm white) on a table of colour `table` (BGR), the right 40 % of the paper and everything
+    right of it in a hard shadow keeping 0.45 of the light, its edge a few pixels soft."""
+    image = np.full((*_PHOTO, 3), table, np.float32)
+    left, top, right, bottom = _PAPER_BOX
+    image[top:bottom, left:right] = (215, 228, 232)
+    edge = left + 0.6 * (right - left)
+    light = np.where(np.arange(_PHOTO[1]) < edge, 1.0, 0.45).astype(np.float32)
+    light = cv2.GaussianBlur(np.tile(light, (_PHOTO[0], 1)), (0, 0), 4.0)
+    grain = np.random.default_rng(5).normal(0.0, 2.0, image.shape)
+    shaded = np.clip(image * light[..., None] + grain, 0, 255).astype(np.uint8)
+    return load_photo(_encoded(shaded))
+
+
+def _encoded(image: np.ndarray) -> bytes:
+    ok, data = cv2.imencode(".png", image)
+    assert ok
+    return bytes(data.tobytes())
+
+
+def test_the_paper_in_a_shadow_counts_for_its_share_of_the_photo() -> None:
+    # The lit part alone covers 480 × 700 px, 0.175 of the photo: a sheet that far would be looked for
+    # in that part first (under `_FAR_FIRST`). With its shadowed part (0.45 of the light, the paper's
+    # colour) it is the whole paper, 0.29 of the photo (the preview's pixels: within 2 %).
+    found = _paper_box(_photo((60, 110, 50)))  # green felt
+    assert found is not None
+    assert found[1] == pytest.approx(800 * 700 / (1600 * 1200), rel=0.03)
+    assert found[1] > _FAR_FIRST
+
+
+def test_a_grey_table_as_dark_as_shadowed_paper_is_not_taken_for_paper() -> None:
+    # A grey table at 0.45 of the paper's light has the shadowed paper's grey and (nearly) its colour:
+    # the region grown runs over the whole table, which is no paper, so the lit part's share is kept.
+    found = _paper_box(_photo((100, 104, 106)))
+    assert found is not None
+    assert found[1] == pytest.approx(480 * 700 / (1600 * 1200), rel=0.05)
