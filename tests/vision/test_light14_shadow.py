@@ -17,7 +17,7 @@ import pytest
 
 from sheetscan.vision._quad import FrameCandidate
 from sheetscan.vision.photo import Photo, load_photo
-from sheetscan.vision.sheet import _FAR_FIRST, _drawn_better, _paper_box
+from sheetscan.vision.sheet import _FAR_FIRST, _drawn_better, _on_step, _paper_box
 
 _FRAME = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 300.0], [100.0, 300.0]])
 _PAPER = np.array([[40.0, 40.0], [360.0, 40.0], [360.0, 360.0], [40.0, 360.0]])
@@ -127,3 +127,15 @@ def test_a_grey_table_as_dark_as_shadowed_paper_is_not_taken_for_paper() -> None
     found = _paper_box(_photo((100, 104, 106)))
     assert found is not None
     assert found[1] == pytest.approx(480 * 700 / (1600 * 1200), rel=0.05)
+
+
+def test_a_step_just_outside_the_outline_is_met() -> None:
+    # A shadow's edge (a band "ink" on the ratios, paper on the ridges) running 5 px above the outline's
+    # top side, neither along a side (within 2 px) nor inside it: the frame cut to the lit paper along a
+    # chord close to the band. 40 px away it is some other edge, not the outline's.
+    ratio = _ratio()
+    chosen = _outline(_FRAME, ratio)
+    for row, met in ((95, True), (60, False)):
+        stepped, ridged = ratio.copy(), ratio.copy()
+        stepped[row - 1 : row + 2, 100:300] = 0.4
+        assert _on_step(chosen, stepped, ridged, size=400, line_width=3.0) is met
