@@ -182,7 +182,8 @@ def _best_score(first: NumberReading, numbers: Sequence[NumberToken], cache: Dig
     any other, at most 3)."""
     logs = math.log(max(first.confidence, _FLOOR))
     digits = len(first.digits)
-    zero = int(bool(first.candidates) and digits > 1 and int(first.candidates[0][0]) < 10 ** (digits - 1))
+    zero = int(bool(first.candidates) and digits > 1 and int(first.candidates[0][0]) < 10 ** (digits - 1)
+               and not numbers[0].crossed_out)
     by_digit = getattr(cache.recognizer, "reads_by_digit", False)
     lengths = [min(len(first.digits), 3)] + [min(len(t.image.digit_boxes), 3) if by_digit else 3
                                              for t in numbers[1:]]
@@ -199,8 +200,9 @@ def _best_sample(known: list[NumberReading], numbers: Sequence[NumberToken], cac
     only up counts); a hair above, for rounding."""
     by_digit = getattr(cache.recognizer, "reads_by_digit", False)
     logs = [math.log(max(r.confidence, _FLOOR)) for r in known]
-    zeros = sum(bool(r.candidates) and len(r.digits) > 1
-                and int(r.candidates[0][0]) < 10 ** (len(r.digits) - 1) for r in known)
+    zeros = sum(bool(r.candidates) and len(r.digits) > 1 and not t.crossed_out
+                and int(r.candidates[0][0]) < 10 ** (len(r.digits) - 1)
+                for r, t in zip(known, numbers, strict=False))
     lengths = [min(len(r.digits), 3) for r in known]
     values = [int(r.candidates[0][0]) for r, t in zip(known, numbers, strict=False)
               if r.candidates and not t.crossed_out]
@@ -225,10 +227,10 @@ def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool =
 
     The mean log-confidence, plus the share of neighbouring totals that move in the block's main
     direction (pulka may be counted down; `rising`: upwards only), minus the share of numbers with a
-    leading zero (a total read upside down ends up with its last digit, often 0, in front), plus a
-    little for numbers of more than one digit (read a quarter turn off, a number falls apart into
-    single digits). An empty block scores lowest but one: no reading is better than a wrong one only
-    when nothing reads at all.
+    leading zero (a total read upside down ends up with its last digit, often 0, in front; crossed-out
+    numbers aside: a strike's marks read as anything), plus a little for numbers of more than one
+    digit (read a quarter turn off, a number falls apart into single digits). An empty block scores
+    lowest but one: no reading is better than a wrong one only when nothing reads at all.
     """
     values: list[int] = []
     logs: list[float] = []
@@ -240,7 +242,10 @@ def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool =
         value, confidence = reading.candidates[0]
         logs.append(math.log(max(float(confidence), _FLOOR)))
         digits = len(reading.digits)
-        if digits > 1 and int(value) < 10 ** (digits - 1):
+        # A strike leaves marks between and before the digits it crosses that read as anything, a
+        # 0 among them: a struck number's leading zero says nothing of the angle (seed 2000, a pulka's
+        # struck "17" read "07" at its own angle lost the block to a turned reading, its "10" read "5").
+        if digits > 1 and int(value) < 10 ** (digits - 1) and not gone:
             leading_zeros += 1
         if not gone:
             values.append(int(value))

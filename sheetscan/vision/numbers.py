@@ -364,7 +364,10 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
         kept = short
         for _ in range(3):
             tried = _erased(unstruck, strikes + [s for each in kept for s in each], stroke)
-            tried_groups = _group.group_numbers(tried[3], height=height, stroke=stroke, gap=gap, widest=space)
+            # (Not split after a struck digit, as after a long strike: a short one may be the digit's own
+            # bar, and its number must stay whole for `_alone` and `_leading` to judge it.)
+            tried_groups = _group.group_numbers(tried[3], height=height, stroke=stroke, gap=gap, widest=space,
+                                                struck_apart=False)
             # A short strike stays only where the number it falls in is crossed out; elsewhere it was a
             # digit's own bar (a 4's, a crossed 7's) and the digit keeps it. Leaving one out may regroup
             # the others: again until every one left crosses its number out.

@@ -60,3 +60,25 @@ def test_a_lost_dot_still_splits_at_the_space_around_it() -> None:
     # sat in is as wide as the others around a dot, so "17" and "19" are two numbers.
     blobs = _row(["11", "13", "15", "17", "19"], inner=[16, 18, 6, 8, 7], between=[None, None, None, 26])
     assert _read(blobs) == [2, 2, 2, 2, 2]
+
+
+
+def test_a_struck_number_and_its_correction_are_two_numbers_without_a_dot() -> None:
+    # A struck "5" and the "1" written after it, no dot between (nobody dots a number they strike
+    # out), 26 px (0.65 digit heights) apart: the strike ran through the 5 only. Alone, the pair's
+    # space is within the widest space between digits a row of few spaces allows (0.8 heights), and
+    # the two were read as one struck number (seed 2011, a pulka's first number read "801").
+    def blob(label: int, x: int, w: int, crossed: bool) -> _group.Blob:
+        return _group.Blob(label=label, x=x, y=0, w=w, h=HEIGHT, area=w * HEIGHT // 3, crossed=crossed)
+
+    assert _read([blob(1, 0, DIGIT, True), blob(2, DIGIT + 26, ONE, False)]) == [1, 1]
+    # Left to the number stage where it asks (short strikes: a 4's bar run long may look struck).
+    groups = _group.group_numbers([blob(1, 0, DIGIT, True), blob(2, DIGIT + 26, ONE, False)],
+                                  height=HEIGHT, stroke=STROKE, struck_apart=False)
+    assert [len(g.glyphs) for g in groups] == [2]
+    # Struck digits stay one number across the spaces the strike's erasing left; a struck digit and a
+    # live one at a space between digits stay one number; and a struck glyph after a live one stays
+    # with it (the correction is written after the struck number, not before).
+    assert _read([blob(1, 0, DIGIT, True), blob(2, DIGIT + 26, DIGIT, True)]) == [2]
+    assert _read([blob(1, 0, DIGIT, True), blob(2, DIGIT + 6, ONE, False)]) == [2]
+    assert _read([blob(1, 0, DIGIT, False), blob(2, DIGIT + 26, DIGIT, True)]) == [2]
