@@ -275,7 +275,7 @@ def main() -> None:
     parser.add_argument("--digits", type=int, default=20000, help="validation+test digits the CNN reads")
     parser.add_argument("--model", type=Path, nargs="+", default=list(MODEL_PATHS), metavar="ONNX",
                         help="the networks to measure: one file, or the one read for every crop and the "
-                             "one read for unsure crops (default: the shipped pair)")
+                             "one read for unsure crops (default: the product's, MODEL_PATHS)")
     parser.add_argument("--against", type=Path, nargs="+", default=None, metavar="ONNX",
                         help="earlier networks: their rows and their time next to --model's")
     parser.add_argument("--seed", type=int, default=7)

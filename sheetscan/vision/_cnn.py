@@ -1,5 +1,5 @@
 """The trained digit networks (`models/digits_first.onnx`, `models/digits_second.onnx`) run through
-cv2.dnn: the product's recogniser.
+cv2.dnn: the product's recogniser (the first network alone, `MODEL_PATHS`; the pair, `PAIR_PATHS`).
 
 Each file is one network (`tools/train_digits_fast.py` and `tools/train_digits.py`, shipped by
 `tools/ensemble_digits.py`) that takes the 28×28 images of `_digit_norm` and gives 11 calibrated logits
@@ -31,12 +31,19 @@ from sheetscan.vision._recog_types import (
     read_number,
 )
 
-__all__ = ["MODEL_PATHS", "SURE", "CnnRecognizer"]
+__all__ = ["MODEL_PATHS", "PAIR_PATHS", "SURE", "CnnRecognizer"]
 
 _MODELS = Path(__file__).resolve().parent / "models"
-MODEL_PATHS = (_MODELS / "digits_first.onnx", _MODELS / "digits_second.onnx")
-"""The networks shipped in the package: the one that reads every crop, then the one that reads the
-crops the first is not sure of."""
+PAIR_PATHS = (_MODELS / "digits_first.onnx", _MODELS / "digits_second.onnx")
+"""The networks shipped in the package (`models/digits.json` records both): the one that reads every
+crop, then the one that may read the crops the first is not sure of."""
+# Decision: the first network alone, because on the truth's zones of bench seeds 1000-4000 and 21000
+# (12 photos each, both in one process on the same tokens) it misread 82 digits against the pair's 86,
+# with 62 numbers of a wrong digit count against 64 and the same or better zone final values, while
+# the second network cost about a quarter of the number stage's time (tools/README.md). The pair
+# stays a `CnnRecognizer(PAIR_PATHS)` away.
+MODEL_PATHS = PAIR_PATHS[:1]
+"""The networks the product reads with: the first alone."""
 # Decision: 0.99, because on the truth's zones of bench seeds 1000, 2000 and 3000 (12 photos each) the
 # readings are the same, number for number, as with both networks reading every crop, while the second
 # network reads only about 47 % of the crops; at 0.95 they begin to change (tools/README.md).

@@ -1,8 +1,8 @@
 """Reading written digits and numbers (issue 5, stage 6): recognisers behind one small interface.
 
-- `cnn` (the product): two small CNNs trained on MNIST's train part (`tools/README.md`), shipped as
-  `models/digits_first.onnx` and `models/digits_second.onnx` and run through cv2.dnn; the second reads
-  only the crops the first is not sure of.
+- `cnn` (the product): a small CNN trained on MNIST's train part (`tools/README.md`), shipped as
+  `models/digits_first.onnx` and run through cv2.dnn; `models/digits_second.onnx`, a second network
+  that may read the crops the first is not sure of, is `CnnRecognizer(PAIR_PATHS)`.
 - `tesseract`: Tesseract restricted to digits, the baseline the CNN is measured against.
 - `ScriptedRecognizer`: replays known values, for tests of everything downstream (STYLE.md §6).
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from sheetscan.vision._cnn import MODEL_PATHS, CnnRecognizer
+from sheetscan.vision._cnn import MODEL_PATHS, PAIR_PATHS, CnnRecognizer
 from sheetscan.vision._digit_norm import normalise_digit
 from sheetscan.vision._recog_types import (
     DigitReading,
@@ -27,6 +27,7 @@ from sheetscan.vision._tesseract import TesseractRecognizer
 
 __all__ = [
     "MODEL_PATHS",
+    "PAIR_PATHS",
     "RECOGNIZERS",
     "CnnRecognizer",
     "DigitReading",

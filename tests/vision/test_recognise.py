@@ -23,6 +23,7 @@ from sheetscan.vision._digit_norm import normalise_digits
 from sheetscan.vision.mnist import load_mnist
 from sheetscan.vision.recognise import (
     MODEL_PATHS,
+    PAIR_PATHS,
     CnnRecognizer,
     DigitReading,
     NumberImage,
@@ -68,11 +69,12 @@ def _paste(digits: list[U8], gap: int) -> NumberImage:
 
 
 def test_the_model_files_are_small_and_match_their_training_records() -> None:
-    data = [path.read_bytes() for path in MODEL_PATHS]
+    data = [path.read_bytes() for path in PAIR_PATHS]
     assert sum(map(len, data)) <= 1_000_000  # issue 5: the model within 1 MB
-    meta = json.loads((MODEL_PATHS[0].parent / "digits.json").read_text(encoding="utf-8"))
+    meta = json.loads((PAIR_PATHS[0].parent / "digits.json").read_text(encoding="utf-8"))
     records = meta["models"]  # tools/ensemble_digits.py records each file and its network's training
-    assert [r["model"] for r in records] == [path.name for path in MODEL_PATHS]
+    assert [r["model"] for r in records] == [path.name for path in PAIR_PATHS]
+    assert PAIR_PATHS[:1] == MODEL_PATHS  # the product reads with the first alone
     for record, file in zip(records, data, strict=True):
         assert record["sha256"] == hashlib.sha256(file).hexdigest(), "digits.json is from other files"
         assert record["network"]["quick"] is False, "the shipped networks must come from full training runs"
@@ -86,8 +88,8 @@ def test_the_second_network_reads_only_what_the_first_is_not_sure_of(
     digits, _ = test_digits
     smudges = [np.asarray(cv2.GaussianBlur(d, (0, 0), 4.0), np.uint8) for d in digits[:100]]
     blob = normalise_digits(digits[:200] + smudges)
-    first, second = (CnnRecognizer(path).probabilities(blob) for path in MODEL_PATHS)
-    both = CnnRecognizer().probabilities(blob)
+    first, second = (CnnRecognizer(path).probabilities(blob) for path in PAIR_PATHS)
+    both = CnnRecognizer(PAIR_PATHS).probabilities(blob)
     sure = first.max(axis=1) >= SURE
     assert 0 < sure.sum() < len(blob)  # both kinds are here
     np.testing.assert_array_equal(both[sure], first[sure])
