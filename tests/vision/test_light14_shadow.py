@@ -1,6 +1,6 @@
 """Stage 2 under a hard shadow: which of two outlines, the first search's and the one found again on the
 ridges (`sheet._drawn_better`), is the sheet's frame; and how much of the photo the paper covers when a
-shadow darkens part of it (`sheet._paper_box`).
+shadow darkens part of it (`_paper.paper_box`).
 
 Small synthetic ratio images (400 × 400: 1 = paper, 0.3 = ink, as `dark_ratio` gives them); the outlines
 are built by hand; small synthetic photos of a paper on a table. (The rendered cases behind them:
@@ -15,9 +15,10 @@ import cv2
 import numpy as np
 import pytest
 
+from sheetscan.vision._paper import paper_box
 from sheetscan.vision._quad import FrameCandidate
 from sheetscan.vision.photo import Photo, load_photo
-from sheetscan.vision.sheet import _FAR_FIRST, _drawn_better, _on_step, _paper_box
+from sheetscan.vision.sheet import _FAR_FIRST, _drawn_better, _on_step
 
 _FRAME = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 300.0], [100.0, 300.0]])
 _PAPER = np.array([[40.0, 40.0], [360.0, 40.0], [360.0, 360.0], [40.0, 360.0]])
@@ -85,7 +86,7 @@ def test_a_larger_outline_drawn_worse_does_not_win() -> None:
     assert not _drawn_better(again, chosen, stepped, ratio, 400)
 
 
-# --- the paper's share of the photo under a cast shadow (`sheet._paper_box`) --------------------------------
+# --- the paper's share of the photo under a cast shadow (`_paper.paper_box`) --------------------------------
 
 _PHOTO = (1200, 1600)
 _PAPER_BOX = (400, 250, 1200, 950)  # left, top, right, bottom: 800 × 700 px, 0.29 of the photo
@@ -115,7 +116,7 @@ def test_the_paper_in_a_shadow_counts_for_its_share_of_the_photo() -> None:
     # The lit part alone covers 480 × 700 px, 0.175 of the photo: a sheet that far would be looked for
     # in that part first (under `_FAR_FIRST`). With its shadowed part (0.45 of the light, the paper's
     # colour) it is the whole paper, 0.29 of the photo (the preview's pixels: within 2 %).
-    found = _paper_box(_photo((60, 110, 50)))  # green felt
+    found = paper_box(_photo((60, 110, 50)))  # green felt
     assert found is not None
     assert found[1] == pytest.approx(800 * 700 / (1600 * 1200), rel=0.03)
     assert found[1] > _FAR_FIRST
@@ -124,7 +125,7 @@ def test_the_paper_in_a_shadow_counts_for_its_share_of_the_photo() -> None:
 def test_a_grey_table_as_dark_as_shadowed_paper_is_not_taken_for_paper() -> None:
     # A grey table at 0.45 of the paper's light has the shadowed paper's grey and (nearly) its colour:
     # the region grown runs over the whole table, which is no paper, so the lit part's share is kept.
-    found = _paper_box(_photo((100, 104, 106)))
+    found = paper_box(_photo((100, 104, 106)))
     assert found is not None
     assert found[1] == pytest.approx(480 * 700 / (1600 * 1200), rel=0.05)
 
