@@ -181,9 +181,7 @@ def _best_score(first: NumberReading, numbers: Sequence[NumberToken], cache: Dig
     digits each as it has digit boxes (a recogniser that reads by digit gives one reading a box;
     any other, at most 3)."""
     logs = math.log(max(first.confidence, _FLOOR))
-    digits = len(first.digits)
-    zero = int(bool(first.candidates) and digits > 1 and int(first.candidates[0][0]) < 10 ** (digits - 1)
-               and not numbers[0].crossed_out)
+    zero = int(_leading_zero(first, crossed=numbers[0].crossed_out))
     by_digit = getattr(cache.recognizer, "reads_by_digit", False)
     lengths = [min(len(first.digits), 3)] + [min(len(t.image.digit_boxes), 3) if by_digit else 3
                                              for t in numbers[1:]]
@@ -200,9 +198,7 @@ def _best_sample(known: list[NumberReading], numbers: Sequence[NumberToken], cac
     only up counts); a hair above, for rounding."""
     by_digit = getattr(cache.recognizer, "reads_by_digit", False)
     logs = [math.log(max(r.confidence, _FLOOR)) for r in known]
-    zeros = sum(bool(r.candidates) and len(r.digits) > 1 and not t.crossed_out
-                and int(r.candidates[0][0]) < 10 ** (len(r.digits) - 1)
-                for r, t in zip(known, numbers, strict=False))
+    zeros = sum(_leading_zero(r, crossed=t.crossed_out) for r, t in zip(known, numbers, strict=False))
     lengths = [min(len(r.digits), 3) for r in known]
     values = [int(r.candidates[0][0]) for r, t in zip(known, numbers, strict=False)
               if r.candidates and not t.crossed_out]
@@ -220,6 +216,17 @@ def _best_sample(known: list[NumberReading], numbers: Sequence[NumberToken], cac
     count = len(logs)
     best: float = sum(logs) / count + monotone - 2.0 * zeros / count + 0.3 * (sum(lengths) / count - 1.0)
     return best + 1e-9
+
+
+def _leading_zero(reading: NumberReading, *, crossed: bool) -> bool:
+    """Whether `reading`'s best value has more digits than it needs (a leading 0), for a number not
+    `crossed` out."""
+    # A strike leaves marks between and before the digits it crosses that read as anything, a 0 among
+    # them: a struck number's leading zero says nothing of the angle (seed 2000, a pulka's struck "17"
+    # read "07" at its own angle lost the block to a turned reading, its "10" read "5").
+    digits = len(reading.digits)
+    return bool(reading.candidates) and digits > 1 and not crossed \
+        and int(reading.candidates[0][0]) < 10 ** (digits - 1)
 
 
 def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool = False) -> float:
@@ -241,12 +248,7 @@ def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool =
             continue
         value, confidence = reading.candidates[0]
         logs.append(math.log(max(float(confidence), _FLOOR)))
-        digits = len(reading.digits)
-        # A strike leaves marks between and before the digits it crosses that read as anything, a
-        # 0 among them: a struck number's leading zero says nothing of the angle (seed 2000, a pulka's
-        # struck "17" read "07" at its own angle lost the block to a turned reading, its "10" read "5").
-        if digits > 1 and int(value) < 10 ** (digits - 1) and not gone:
-            leading_zeros += 1
+        leading_zeros += _leading_zero(reading, crossed=gone)
         if not gone:
             values.append(int(value))
     if not logs:
