@@ -479,16 +479,26 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     return np.where(gone[labels], 0, mask).astype(np.uint8)
 
 
-def blob_stats(mask: Mask, labels: npt.NDArray[np.int32], count: int) -> npt.NDArray[np.int32]:
+def blob_stats(mask: Mask, labels: npt.NDArray[np.int32], count: int,
+               inked: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
+               ) -> npt.NDArray[np.int32]:
     """cv2.connectedComponentsWithStats' statistics (count × 5: left, top, width, height, area) of the blobs
     `labels` (from cv2.connectedComponents of `mask`, `count` labels): from the inked pixels alone, about
-    half the time (the centroids are not wanted)."""
+    half the time (the centroids are not wanted).
+
+    `inked` is the places (xs, ys) of `mask`'s non-zero pixels, when the caller has already listed them
+    (as `cv2.findNonZero` gives them), so the sheet is gone over once."""
     stats = np.zeros((count, 5), np.int32)
     stats[0] = (0, 0, mask.shape[1], mask.shape[0], int(np.count_nonzero(mask == 0)))
-    points = cv2.findNonZero(mask)
-    if points is None or count <= 1:
+    if inked is None:
+        points = cv2.findNonZero(mask)
+        if points is None:
+            return stats
+        xs, ys = np.asarray(points, np.int64).reshape(-1, 2).T
+    else:
+        xs, ys = inked
+    if xs.size == 0 or count <= 1:
         return stats
-    xs, ys = np.asarray(points, np.int32).reshape(-1, 2).T
     owners = labels[ys, xs]
     order = np.argsort(owners, kind="stable")
     owners, xs, ys = owners[order], xs[order], ys[order]

@@ -46,8 +46,8 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     # A speck spreads a pixel beyond the averaged ruling it sits on.
     band = cv2.dilate(faint, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     labels = np.asarray(found_labels, np.int32)
-    stats = blob_stats(mask, labels, count)
     xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
+    stats = blob_stats(mask, labels, count, (xs, ys))
     which = labels[ys, xs]
     area = stats[:, cv2.CC_STAT_AREA]
     on_band = np.bincount(which[band[ys, xs] > 0], minlength=count)
