@@ -164,11 +164,20 @@ SMEAR_LEAST = 9.0
 """The shortest smear (px, `dips`) taken back out: below it the dip lies where a stroke's width puts it."""
 
 
-def motion_of(strength: Mask, *, gate: float = SMEAR_GATE, least: float = SMEAR_LEAST) -> Motion | None:
+def motion_of(strength: Mask, *, gate: float = SMEAR_GATE, least: float = SMEAR_LEAST, scale: int = 2,
+              longest: int = 12, writing: int = 5000) -> Motion | None:
     """The smear of a shaken photo, from its ink's `strength`, or None when it was held still (`dips`
     along its most smeared direction less than `gate` px farther than along its least, or less than
-    `least` px)."""
-    direction, lag, shortest = motion_from(dips(strength))
+    `least` px, or the sheet holds under `writing` px of ink); `dips` looks `longest` px of the sheet shrunk
+    `scale` times far."""
+    # Decision: a smear is looked for only on a sheet with at least `writing` px of ink (strength ≥ 64, a
+    # quarter darker than the paper), because on a few strokes alone the dips are the strokes' own shapes
+    # (a lone upright stroke measured as a 12 px smear across it); a rectified sheet's drawn lines alone
+    # hold tens of thousands.
+    if np.count_nonzero(strength >= 64) < writing:
+        return None
+    found = dips(strength, scale=scale, longest=longest)
+    direction, lag, shortest = motion_from(found)
     if lag - shortest < gate or lag < least:
         return None
     return Motion(angle=direction, length=lag)

@@ -59,3 +59,10 @@ def test_the_smear_taken_out_gives_a_dot_its_darkness_and_shape_back() -> None:
     # dot is a dash, the restored one a dot again.
     dash = np.count_nonzero(smeared >= smeared.max() / 2)
     assert dash > 1.5 * np.count_nonzero(restored >= restored.max() / 2)
+
+
+def test_a_lone_stroke_is_not_taken_for_a_smear_across_it() -> None:
+    # One upright stroke: its edges dip at its width across it, as a smear across it would make them.
+    image = np.zeros((240, 300), np.uint8)
+    cv2.line(image, (100, 100), (100, 130), 200, 3)
+    assert motion_of(image) is None
