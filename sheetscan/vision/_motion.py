@@ -172,7 +172,7 @@ def motion_of(strength: Mask, *, gate: float = SMEAR_GATE, least: float = SMEAR_
     `scale` times far."""
     # Decision: a smear is looked for only on a sheet with at least `writing` px of ink (strength ≥ 64, a
     # quarter darker than the paper), because on a few strokes alone the dips are the strokes' own shapes
-    # (a lone upright stroke measured as a 12 px smear across it); a rectified sheet's drawn lines alone
+    # (a lone upright stroke measured as a 24 px smear along it); a rectified sheet's drawn lines alone
     # hold tens of thousands.
     if np.count_nonzero(strength >= 64) < writing:
         return None
