@@ -203,8 +203,10 @@ def _lines_of(blobs: list[Blob], *, height: float, stroke: float,
               gap: float) -> tuple[list[tuple[list[Glyph], list[Blob]]], float]:
     """The rows of glyphs with their dots, and the widest space between digits of one number."""
     marks = [b for b in blobs if not is_speck(b, height=height, stroke=stroke)]
-    dots = [b for b in marks if is_dot(b, height=height, stroke=stroke)]
-    digits = [b for b in marks if not is_dot(b, height=height, stroke=stroke)]
+    small = [b for b in marks if is_dot(b, height=height, stroke=stroke)]
+    broken = _stacked(small, height=height, stroke=stroke)
+    dots = [b for b in small if b not in broken]
+    digits = [b for b in marks if not is_dot(b, height=height, stroke=stroke) or b in broken]
     rows = _rows(digits, height=height)
     lines: list[tuple[list[Glyph], list[Blob]]] = []
     for row in rows:
@@ -222,6 +224,40 @@ def _lines_of(blobs: list[Blob], *, height: float, stroke: float,
         # well short of the zone's dotted spaces is one between digits (narrow "1"s leave wide ones).
         widest = max(widest, min(_DOTTED_SHARE * float(np.median(dotted)), gap * height))
     return lines, widest
+
+
+def _stacked(small: list[Blob], *, height: float, stroke: float) -> set[Blob]:
+    """The dot-sized marks no wider than 1.5 pen strokes that lie one above another, close, together as
+    tall as half a digit: the pieces of one broken upright stroke (a "1" whose faint ink broke apart),
+    not dots: a writer puts one dot after a number, never several in a column. (The letters of a word
+    seen turned stack alike but are wider than a stroke: at 2 strokes a form's printed "пуля", turned,
+    read as a "3" on small 20007.)"""
+    small = sorted(small, key=lambda b: b.x)  # the marks a mark overlaps sideways all start before its end
+    column: dict[int, int] = {i: i for i in range(len(small))}
+
+    def root(i: int) -> int:
+        while column[i] != i:
+            i = column[i]
+        return i
+
+    for i, a in enumerate(small):
+        if a.w > 1.5 * stroke:
+            continue
+        for j in range(i + 1, len(small)):
+            b = small[j]
+            if b.x >= a.right:
+                break
+            if b.w > 1.5 * stroke:
+                continue
+            side = min(a.right, b.right) - max(a.x, b.x)
+            apart = max(a.y, b.y) - min(a.bottom, b.bottom)
+            if side >= 0.4 * min(a.w, b.w) and apart <= 0.2 * height:
+                column[root(j)] = root(i)
+    tops: dict[int, list[Blob]] = {}
+    for i, blob in enumerate(small):
+        tops.setdefault(root(i), []).append(blob)
+    return {b for members in tops.values() if len(members) > 1
+            and max(m.bottom for m in members) - min(m.y for m in members) >= 0.5 * height for b in members}
 
 
 def _split_long(run: list[Glyph], *, longest: int) -> list[list[Glyph]]:

@@ -240,10 +240,11 @@ def find_numbers(ink: Ink, zones: ZonesLike, *, gap: float = 0.8) -> Tokens:
         # in full, are cut half in a second thread first, because each block is cut from the ink alone (its
         # own `_Lazily`, read-only arrays) and OpenCV and numpy let go of the GIL in much of it: on a form
         # this cutting was the larger part of the stage, serial. The tokens are the same.
-        def cut_in_full(some: list[ZoneTokens]) -> None:  # as `_Lazily` keeps them
+        def cut_in_full(some: list[ZoneTokens]) -> None:
             for block in some:
-                if block.candidates:
-                    len(block.candidates[0][1])
+                numbers = block.candidates[0][1] if block.candidates else ()
+                if isinstance(numbers, _Lazily):  # any other sequence is already whole
+                    numbers.cut_all()
 
         aside = in_background(lambda: cut_in_full(blocks[1::2]))
         cut_in_full(blocks[::2])
@@ -314,6 +315,10 @@ class _Lazily(Sequence[NumberToken]):
                 self._complete = True
             else:
                 self._done.append(token)
+
+    def cut_all(self) -> None:
+        """Cut every number now (and keep them), so that later asking costs nothing."""
+        self._upto(None)
 
     def __len__(self) -> int:
         self._upto(None)

@@ -108,3 +108,19 @@ def test_an_angle_whose_read_totals_go_back_is_dropped_before_its_peek_is_read()
                                   clear=math.inf)
     assert angle == 0
     assert {31, 34, 32, 33} & set(reader.widths) == {31, 34}
+
+
+def test_cut_all_cuts_every_number_once() -> None:
+    # `cut_all` is what a form's reading calls to cut a block in full ahead of time (in two threads):
+    # afterwards the source is spent and asking for the numbers takes nothing more from it.
+    taken: list[int] = []
+
+    def source() -> Any:
+        for i in range(5):
+            taken.append(i)
+            yield i
+
+    lazily = numbers_module._Lazily(source())
+    lazily.cut_all()
+    assert taken == [0, 1, 2, 3, 4]
+    assert list(lazily) == [0, 1, 2, 3, 4] and len(lazily) == 5 and taken == [0, 1, 2, 3, 4]
