@@ -47,6 +47,10 @@ PIPELINE_HELD_OUT = 0.1  # last share of the crops: the temperature is fitted on
 DISTIL_WEIGHT = 0.7  # with a teacher: share of the loss that is matching its softened probabilities
 DISTIL_TEMPERATURE = 2.0  # both sides' logits are divided by it before they are compared
 ONE_LIKE = 0.3  # with keep_noise, a "not a digit" piece the model reads as "1" this likely is left out
+# With `extra` (--extra of the scripts; off by default, so earlier runs stay bit for bit): what the
+# product's misread digits showed the crops have and the augmentation above lacks.
+SHAKE_SHARE = 0.2  # hand shake: a linear motion blur 0.08-0.35 of the digit's height long, any direction
+DASH_SHARE = 0.12  # a dash (a minus, a separator) beside the digit reaching into its crop
 MAX_BYTES = 1_000_000  # the ONNX file's limit (issue 5)
 OUT_DIR = Path(__file__).resolve().parent.parent / "sheetscan" / "vision" / "models"
 MODEL_NAME = "digits.onnx"
@@ -124,8 +128,35 @@ def _dots(rng: Rng, canvas: Image, count: int) -> None:
                     -1, cv2.LINE_AA, shift=2)
 
 
-def _photograph(rng: Rng, canvas: Image, box: tuple[int, int, int, int]) -> npt.NDArray[np.uint8]:
-    """Cut the segmenter's box out of `canvas` as a phone would see it: small, blurred, noisy, JPEG."""
+def _shake(rng: Rng, image: Image, height: float) -> Image:
+    """`image` smeared along a straight line, as a moving hand does (a digit `height` px tall)."""
+    length = max(2, round(rng.uniform(0.08, 0.35) * height))
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+    kernel = np.asarray(cv2.warpAffine(kernel, turn, (length, length)), np.float32)
+    return np.asarray(cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6)), np.float32)
+
+
+def _dash(rng: Rng, canvas: Image, box: tuple[int, int, int, int]) -> None:
+    """A short, nearly level dash left or right of the digit, its end reaching into the digit's box."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    length = rng.uniform(0.3, 0.9) * w
+    inside = rng.uniform(0.0, 0.3) * w
+    y = rng.uniform(y0 + 0.2 * h, y1 - 0.2 * h)
+    tilt = math.tan(math.radians(rng.uniform(-12.0, 12.0))) * length
+    if rng.random() < 0.5:
+        start, end = (x0 + inside - length, y - tilt / 2), (x0 + inside, y + tilt / 2)
+    else:
+        start, end = (x1 - inside, y - tilt / 2), (x1 - inside + length, y + tilt / 2)
+    _line(rng, canvas, start, end, int(rng.integers(2, 7)))
+
+
+def _photograph(rng: Rng, canvas: Image, box: tuple[int, int, int, int], *, extra: bool = False
+                ) -> npt.NDArray[np.uint8]:
+    """Cut the segmenter's box out of `canvas` as a phone would see it: small, blurred, noisy, JPEG;
+    with `extra`, now and then shaken too."""
     x0, y0, x1, y1 = box
     height = max(y1 - y0, 4)
     target = math.exp(rng.uniform(math.log(12.0), math.log(48.0)))  # the digit's height on the photo
@@ -135,6 +166,8 @@ def _photograph(rng: Rng, canvas: Image, box: tuple[int, int, int, int]) -> npt.
     ox, oy = x0 - max(x0 - margin, 0), y0 - max(y0 - margin, 0)
     size = (max(1, round(region.shape[1] * factor)), max(1, round(region.shape[0] * factor)))
     small = cv2.resize(region, size, interpolation=cv2.INTER_AREA)
+    if extra and rng.random() < SHAKE_SHARE:
+        small = _shake(rng, small, height * factor)
     if rng.random() < 0.6:
         small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.1))
     peak = rng.uniform(0.35, 1.0) * 255.0
@@ -168,8 +201,10 @@ def _jitter(rng: Rng, box: tuple[int, int, int, int]) -> tuple[int, int, int, in
     return max(x0, 0), max(y0, 0), min(max(x1, x0 + 2), CANVAS), min(max(y1, y0 + 2), CANVAS)
 
 
-def augment_digit(rng: Rng, digit: npt.NDArray[np.uint8], pool: npt.NDArray[np.uint8]) -> Image:
-    """One photo-like training crop of `digit`, normalised to the network's 28×28 input."""
+def augment_digit(rng: Rng, digit: npt.NDArray[np.uint8], pool: npt.NDArray[np.uint8], *,
+                  extra: bool = False) -> Image:
+    """One photo-like training crop of `digit`, normalised to the network's 28×28 input; `extra`: with
+    the shake and dash augmentations too."""
     if rng.random() < CLEAN_SHARE:
         return normalise_digit(digit)
     c = CANVAS / 2
@@ -191,7 +226,9 @@ def augment_digit(rng: Rng, digit: npt.NDArray[np.uint8], pool: npt.NDArray[np.u
         _ruled_line(rng, canvas, box)
     if rng.random() < 0.15:
         _dots(rng, canvas, int(rng.integers(1, 3)))
-    return normalise_digit(_photograph(rng, canvas, _jitter(rng, box)))
+    if extra and rng.random() < DASH_SHARE:
+        _dash(rng, canvas, box)
+    return normalise_digit(_photograph(rng, canvas, _jitter(rng, box), extra=extra))
 
 
 def _sideways_digit(rng: Rng, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64]) -> Image:
@@ -244,16 +281,16 @@ def augment_noise(rng: Rng, sideways: tuple[npt.NDArray[np.uint8], npt.NDArray[n
 
 
 def make_batch(seed: int | tuple[int, ...], images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64],
-               indices: npt.NDArray[np.int64], *, sideways: bool = False
+               indices: npt.NDArray[np.int64], *, sideways: bool = False, extra: bool = False
                ) -> tuple[torch.Tensor, torch.Tensor]:
     """A batch for `indices` (digits) plus its share of noise crops, fully determined by `seed`;
-    `sideways`: some noise crops are digits turned a quarter."""
+    `sideways`: some noise crops are digits turned a quarter; `extra`: the digits' shake and dash."""
     rng = np.random.default_rng(seed)
     noise = round(len(indices) * NOISE_SHARE / (1.0 - NOISE_SHARE))
     x = np.zeros((len(indices) + noise, 1, SIZE, SIZE), np.float32)
     y = np.full(len(indices) + noise, NOISE_CLASS, np.int64)
     for row, index in enumerate(indices):
-        x[row, 0] = augment_digit(rng, images[index], images)
+        x[row, 0] = augment_digit(rng, images[index], images, extra=extra)
         y[row] = labels[index]
     for row in range(len(indices), len(indices) + noise):
         x[row, 0] = augment_noise(rng, (images, labels) if sideways else None)
@@ -270,8 +307,9 @@ class Batches(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
 
     def __init__(self, seed: int, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], epoch: int,
                  limit: int | None, sideways: bool = False,
-                 pipeline: Pipeline | None = None) -> None:
+                 pipeline: Pipeline | None = None, extra: bool = False) -> None:
         self.seed = seed
+        self.extra = extra
         self.images, self.labels = images, labels
         self.sideways = sideways
         self.pipeline = pipeline
@@ -286,7 +324,7 @@ class Batches(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
     def __getitem__(self, index: int) -> tuple[torch.Tensor, ...]:
         chosen = self.order[index * BATCH: (index + 1) * BATCH]
         x, y = make_batch((self.seed, self.epoch, index), self.images, self.labels, chosen,
-                          sideways=self.sideways)
+                          sideways=self.sideways, extra=self.extra)
         if self.pipeline is None:
             return x, y
         crops, labels, *taught = self.pipeline
@@ -328,12 +366,14 @@ def load_export(model: DigitNet, path: Path, temperature: float) -> None:
 
     The exporter fused each batch norm into its convolution, so the batch norms become plain affine
     layers (mean 0, variance 1, scale 1, shift = the fused bias): a run that starts from an export keeps
-    them frozen (any phase but "train").
+    them frozen (any phase but "train"). A shipped file with 16-bit weights loads as well.
     """
     import onnx  # only needed for a warm start
     from onnx import numpy_helper
 
-    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    # A shipped file (tools/ensemble_digits.py) stores each weight as 16-bit `NAME_h`, cast back to NAME.
+    weights = {i.name.removesuffix("_h"): numpy_helper.to_array(i).astype(np.float32)
+               for i in onnx.load(str(path)).graph.initializer}
     convs = [m for m in model.features if isinstance(m, nn.Conv2d)]
     norms = [m for m in model.features if isinstance(m, nn.BatchNorm2d)]
     fused = [weights[n] for n in weights if n.startswith("onnx::Conv_")]
@@ -522,7 +562,8 @@ def run_epochs(model: nn.Module, seed: int, phase: str, first: int, count: int, 
             for module in model.modules():
                 if isinstance(module, nn.BatchNorm2d):
                     module.eval()
-        batches = Batches(seed, images, labels, epoch, limit, sideways=sideways, pipeline=pipeline)
+        batches = Batches(seed, images, labels, epoch, limit, sideways=sideways, pipeline=pipeline,
+                          extra=getattr(args, "extra", False))
         loader = torch.utils.data.DataLoader(batches, batch_size=None,
                                              shuffle=False, num_workers=args.workers)
         total, seen, correct = 0.0, 0, 0

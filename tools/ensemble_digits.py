@@ -1,6 +1,7 @@
 """Ship digit networks made by the training scripts as the recogniser's pair of model files.
 
     /work/trainvenv/bin/python tools/ensemble_digits.py FIRST.onnx SECOND.onnx -o sheetscan/vision/models
+    /work/trainvenv/bin/python tools/ensemble_digits.py FIRST.onnx --keep-second -o sheetscan/vision/models
 
 writes `digits_first.onnx` and `digits_second.onnx` (and `digits.json`, both networks' records) into
 the folder. The runtime (`sheetscan/vision/_cnn.py`) reads every crop with the first network and, for
@@ -11,6 +12,8 @@ the faster one.
 
 The weights are stored as 16-bit floats and cast to 32-bit in the graph, which keeps both networks
 within the 1 MB the issue allows for the model; the logits move by a few thousandths (printed).
+`--keep-second` replaces the first network only: the folder's `digits_second.onnx` and its record in
+`digits.json` stay as they are (the product reads with the first alone, `_cnn.MODEL_PATHS`).
 """
 
 from __future__ import annotations
@@ -70,13 +73,26 @@ NAMES = ("digits_first.onnx", "digits_second.onnx")  # the names sheetscan/visio
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("models", type=Path, nargs=2, metavar="ONNX",
+    parser.add_argument("models", type=Path, nargs="+", metavar="ONNX",
                         help="the network read for every crop, then the one read for unsure crops")
     parser.add_argument("-o", "--out", type=Path, required=True, metavar="DIR")
+    parser.add_argument("--keep-second", action="store_true",
+                        help="one network given: it replaces the first; the folder's second stays")
     args = parser.parse_args()
+    if len(args.models) != (1 if args.keep_second else 2):
+        parser.error("give two networks, or one with --keep-second")
     args.out.mkdir(parents=True, exist_ok=True)
     files = []
-    for path, name in zip(args.models, NAMES, strict=True):
+    kept: list[dict[str, object]] = []
+    command = [str(path) for path in args.models]
+    if args.keep_second:
+        earlier = json.loads((args.out / "digits.json").read_text(encoding="utf-8"))
+        kept = [earlier["models"][1]]
+        second = (args.out / NAMES[1]).read_bytes()
+        if hashlib.sha256(second).hexdigest() != kept[0]["sha256"]:
+            raise SystemExit(f"{args.out / NAMES[1]} is not the file its digits.json records")
+        command = [*command, "--keep-second", f"(second: {earlier['command']})"]
+    for path, name in zip(args.models, NAMES, strict=False):
         out = args.out / name
         onnx.save(half(path), str(out))
         difference = _check(path, out)
@@ -85,6 +101,7 @@ def main() -> None:
         data = out.read_bytes()
         files.append({"model": name, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
                       "cv2_max_logit_difference": difference, "network": _member_record(path)})
+    files += kept
     size = sum(int(f["bytes"]) for f in files)  # type: ignore[call-overload]
     if size > MAX_BYTES:
         raise SystemExit(f"the two files are {size} bytes, over the {MAX_BYTES} allowed")
@@ -96,7 +113,7 @@ def main() -> None:
         "combined": "the first network for every crop; for the crops it is not sure of, the mean of both "
                     "networks' log-softmax (the normalised geometric mean of their probabilities)",
         "weights": "float16, cast to float32 in the graph",
-        "command": "tools/ensemble_digits.py " + " ".join(str(path) for path in args.models),
+        "command": "tools/ensemble_digits.py " + " ".join(command),
     }
     (args.out / "digits.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {', '.join(NAMES)} ({size} bytes together) and digits.json into {args.out}")

