@@ -22,8 +22,8 @@ class Motion:
     """A straight smear of the photo: the path one point of the sheet drew across it while exposed."""
 
     angle: float
-    """The smear's direction in degrees, 0 = along the sheet's rows, counter-clockwise in image terms
-    (towards smaller row numbers... as `cv2` angles: x right, y down, angle from x towards y), 0 … 180."""
+    """The smear's direction in degrees, 0 … 180: 0 along the sheet's rows, turning from x (right) towards
+    y (down), as `cv2` measures angles."""
     length: float
     """The smear's length in px of the rectified sheet."""
 
@@ -152,7 +152,6 @@ def motion_from(found: list[tuple[float, float]]) -> tuple[float, float, float]:
     high = (low + 1) % len(found)
     share = position - np.floor(position)
     return direction, float(lags[low] * (1 - share) + lags[high] * share), float(lags.min())
-
 
 
 SMEAR_GATE = 2.5
