@@ -66,3 +66,11 @@ def test_a_lone_stroke_is_not_taken_for_a_smear_across_it() -> None:
     image = np.zeros((240, 300), np.uint8)
     cv2.line(image, (100, 100), (100, 130), 200, 3)
     assert motion_of(image) is None
+
+
+def test_a_thick_pen_wider_one_way_held_still_is_not_taken_for_shaken() -> None:
+    """A felt tip whose stroke is 1.4 times as wide one way as the other spreads the dips by about 3 px,
+    past `SMEAR_GATE` alone; as a share of the stroke's own width (about 12 px) it is small."""
+    image = cv2.dilate(_writing(), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (14, 10)))
+    assert motion_of(image, share=0.0) is not None  # the spread alone would pass the gate
+    assert motion_of(image) is None
