@@ -33,7 +33,7 @@ import numpy.typing as npt
 from sheetscan.vision._focus import blur_of, darkness_kept, out_of_focus, sharpened, within_half_peak
 from sheetscan.vision._line_removal import blob_stats, line_pieces, line_width, remove_lines
 from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, long_blobs, opening, seeded
-from sheetscan.vision._motion import motion_of, unsmeared
+from sheetscan.vision._motion import steadied
 from sheetscan.vision._ruling import faint_ruling, without_ruling_specks, written_on_ruling
 from sheetscan.vision._threads import in_background
 
@@ -176,9 +176,7 @@ def ink_strength(image: npt.NDArray[np.uint8], *, weak: float = INK_WEAK, grid_l
         darkest = np.asarray(cv2.min(cv2.min(channels[0], channels[1]), channels[2]), np.uint8)
     paper = _paper_brightness(darkest)
     strength = _without_glare(_strength(darkest, paper), darkest, paper)
-    motion = motion_of(strength)
-    if motion is not None:
-        strength = unsmeared(strength, motion)
+    strength = steadied(strength)
     blur = blur_of(strength)
     strength = sharpened(strength, blur=blur)
     length = grid_length * min(strength.shape)

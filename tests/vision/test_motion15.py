@@ -7,7 +7,16 @@ import cv2
 import numpy as np
 import pytest
 
-from sheetscan.vision._motion import Motion, motion_of, smear_kernel, unsmeared
+from sheetscan.vision._motion import (
+    SMEAR_KEPT,
+    Motion,
+    dips,
+    motion_from,
+    motion_of,
+    smear_kernel,
+    steadied,
+    unsmeared,
+)
 
 
 def _writing() -> np.ndarray:
@@ -74,3 +83,23 @@ def test_a_thick_pen_wider_one_way_held_still_is_not_taken_for_shaken() -> None:
     image = cv2.dilate(_writing(), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (14, 10)))
     assert motion_of(image, share=0.0) is not None  # the spread alone would pass the gate
     assert motion_of(image) is None
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, 90.0])
+def test_a_shaken_sheet_is_steadied_and_keeps_its_strokes_width(angle: float) -> None:
+    image = _smeared(_writing(), Motion(angle=angle, length=13.0))
+    motion = motion_of(image)
+    assert motion is not None
+    restored = steadied(image)
+    assert restored is not image
+    assert motion_from(dips(restored))[2] >= SMEAR_KEPT * motion.width
+
+
+def test_a_smear_that_was_not_the_photos_narrows_the_strokes() -> None:
+    """What `steadied` checks: a thick pen held still, taken for shaken when the spread alone decides, comes
+    out of the filter with its strokes measured about half as wide (ringing), under `SMEAR_KEPT`."""
+    image = cv2.dilate(_writing(), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (14, 10)))
+    motion = motion_of(image, share=0.0)
+    assert motion is not None
+    assert motion_from(dips(unsmeared(image, motion)))[2] < SMEAR_KEPT * motion.width
+    assert steadied(image) is image
