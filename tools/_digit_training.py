@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 import torch.nn.functional as F
+from _shake import shaken
 from torch import nn
 
 from sheetscan.vision._digit_norm import SIZE, normalise_digit
@@ -131,11 +132,7 @@ def _dots(rng: Rng, canvas: Image, count: int) -> None:
 def _shake(rng: Rng, image: Image, height: float) -> Image:
     """`image` smeared along a straight line, as a moving hand does (a digit `height` px tall)."""
     length = max(2, round(rng.uniform(0.08, 0.35) * height))
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1.0
-    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
-    kernel = np.asarray(cv2.warpAffine(kernel, turn, (length, length)), np.float32)
-    return np.asarray(cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6)), np.float32)
+    return shaken(image, length, float(rng.uniform(0, 180)))
 
 
 def _dash(rng: Rng, canvas: Image, box: tuple[int, int, int, int]) -> None:

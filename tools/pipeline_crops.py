@@ -32,6 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import numpy.typing as npt
+from _shake import shaken
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -167,11 +168,7 @@ def photo_effects(image: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt
     h, w = image.shape[:2]
     if rng.random() < 0.4:
         length = int(rng.integers(3, 16))
-        kernel = np.zeros((length, length), np.float32)
-        kernel[length // 2, :] = 1.0
-        turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
-        kernel = np.asarray(cv2.warpAffine(kernel, turn, (length, length)), np.float32)
-        out = cv2.filter2D(out, -1, kernel / max(float(kernel.sum()), 1e-6))
+        out = shaken(out, length, float(rng.uniform(0, 180)))
     if rng.random() < 0.2:
         out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.8, 2.6)))
     if rng.random() < 0.25:
