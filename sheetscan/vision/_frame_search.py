@@ -52,12 +52,16 @@ _LAST_ATTEMPTS = (
 
 
 def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *, line_width: float
-                     ) -> tuple[FrameCandidate, U8] | None:
+                     ) -> tuple[tuple[FrameCandidate, U8] | None, frozenset[str]]:
     """The drawn outer rectangle found in `pooled` (the photo reduced keeping each block's darkest value)
-    and the ink level it was found at, or None. `ratio(channel)` is a channel's ratio to the paper
-    ("min" or "max", as `dark_ratio` gives it for `pooled`); `line_width` the lines' width in its px."""
+    and the ink level it was found at, or None; and the edges of `pooled` ("left", "top", "right",
+    "bottom") that outlines seen at the usual ink levels run off where those levels show no outline
+    drawn whole (`_drawn_frame_in`). `ratio(channel)` is a channel's ratio
+    to the paper ("min" or "max", as `dark_ratio` gives it for `pooled`); `line_width` the lines' width
+    in its px."""
     dark = u8(cv2.cvtColor(pooled, cv2.COLOR_BGR2GRAY))
-    chosen = _drawn_frame_in(ratio, dark, busy=_busy(below(ratio("min"), CONTRASTS[0])))
+    ran_off: set[str] = set()
+    chosen = _drawn_frame_in(ratio, dark, busy=_busy(below(ratio("min"), CONTRASTS[0])), ran_off=ran_off)
     # Decision: where the outline chosen meets the dark side of a step in the light rather than lying
     # on drawn lines (`_on_step`), the search is made again on the ratios with every such step told
     # back to paper (`ridges_only`), because the edge of a hard shadow across the sheet (a phone held
@@ -95,7 +99,7 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
         if again is not None and votes(again[0], [chosen[0]], max(dark.shape)) == 0 \
                 and _drawn_better(again, chosen, ratio("min"), ridge_ratio("min"), max(dark.shape)):
             chosen = again
-    return chosen
+    return chosen, frozenset(ran_off)
 
 
 def _on_step(chosen: tuple[FrameCandidate, U8], ratio: NDArray[np.float32], ridged: NDArray[np.float32], *,
@@ -191,11 +195,13 @@ _STEP_NEAR = 0.02
 """How near (a share of the size) outside the chosen outline a step's dark side counts as cutting it."""
 
 
-def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, busy: bool
-                    ) -> tuple[FrameCandidate, U8] | None:
+def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, busy: bool,
+                    ran_off: set[str] | None = None) -> tuple[FrameCandidate, U8] | None:
     """The drawn outer rectangle found in the ink levels of `ratio` (a channel's ratio to the paper) on
     the pooled preview whose grey is `dark`, or None. `busy`: much of the preview is ink at the
-    faintest usual level (`_busy`: a grid or a texture)."""
+    faintest usual level (`_busy`: a grid or a texture). `ran_off`, when given, receives the edges of
+    the preview that outlines seen at the usual levels (`_ATTEMPTS`, `_BUSY_ATTEMPTS`) run off, where
+    those levels show no outline drawn whole."""
     # Decision: start with faint ink in any colour (pencil lines count) and demand darker or neutral
     # ink only when nothing clean was found, because the printed grid of squared notebook paper is
     # faint coloured ink that hides the frame. When a third of the photo is "ink" at the start, a grid
@@ -218,6 +224,8 @@ def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, bu
         if any(votes(c, complete, max(mask.shape)) >= 3 for c in complete):
             break  # three ink levels agree on one fully drawn outline: enough
     if not any(whole(c) for c, _ in candidates):
+        if ran_off is not None:
+            ran_off.update(side for c, _ in candidates for side in c.touches)
         # Decision: the in-between and faintest levels come last and only when no level above saw a
         # whole outline, because they are no better where the usual levels see a frame (and every photo
         # that has one keeps the outline chosen as before). Decision: here only a whole outline clear of

@@ -117,13 +117,22 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     # Decision: a sheet found whole beats one found running off its view, because a paper region that
     # is not the whole paper (the table's light patch, part of the paper) shows part of a sheet: the
     # whole photo is then looked at too.
-    sheet, markers = None, 0
+    # Decision: so does a sheet found in a view of the paper's region where the usual ink levels show
+    # no outline drawn whole and outlines seen at them run off the region's edge inside the photo
+    # (`_find_in`'s `cut_short`), unless the whole photo shows none whole, because the paper goes on
+    # past that edge: the region was cut short (the paper's far part shaded by the light's fall-off,
+    # darker than the table's bright patch), the frame runs off it, and an outline of the grid inside
+    # it was taken for the sheet (bench_styles seed 22000, thin, photo 0: 1355 px off; looked for in the
+    # whole photo, 15 px). Not where a frame drawn whole is seen there: a far sheet's region holds the
+    # table round the paper, whose texture closes outlines running off it (far 20002: the frame seen
+    # whole in the region, 4 px off, and 15 px off in the whole photo).
+    sheet, doubtful, markers = None, False, 0
     for view, offset in views:
-        found, seen = _find_in(view, photo, offset)
+        found, seen, cut_short = _find_in(view, photo, offset)
         markers = max(markers, seen)
-        if found is not None and (sheet is None or sheet.partial):
-            sheet = found
-        if sheet is not None and not sheet.partial:
+        if found is not None and (sheet is None or sheet.partial or (doubtful and not found.partial)):
+            sheet, doubtful = found, cut_short
+        if sheet is not None and not sheet.partial and not doubtful:
             break
     if sheet is None:
         saw = f"found {markers} of 4" if markers else "found none"
@@ -136,10 +145,12 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     return sheet
 
 
-def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[RectifiedSheet | None, int]:
+def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]
+             ) -> tuple[RectifiedSheet | None, int, bool]:
     """The sheet found in `view`, the part of `photo` whose top-left corner is at `offset`, rectified
-    from `photo` (None when neither a form's markers nor a drawn outer rectangle are found there), and
-    how many of a form's markers were seen."""
+    from `photo` (None when neither a form's markers nor a drawn outer rectangle are found there), how
+    many of a form's markers were seen, and whether outlines seen at the usual ink levels run off an
+    edge of `view` that lies inside `photo` (the view cut the sheet short)."""
     small, scale = view.preview(_PREVIEW_SIDE)
     gray = u8(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
     shift = f64(offset)
@@ -157,17 +168,20 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
     if len(markers) >= 2:
         form = _from_markers(photo, {i: m + shift for i, m in markers.items()}, mask, scale, shift)
         if form is not None:
-            return form, len(markers)
+            return form, len(markers), False
 
     def ratio(channel: str) -> NDArray[np.float32]:
         if channel not in ratios:
             ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
         return ratios[channel]
 
-    chosen = find_drawn_frame(pooled, ratio, line_width=line_width)
+    chosen, ran_off = find_drawn_frame(pooled, ratio, line_width=line_width)
+    inside = {"left": offset[0] > 0, "top": offset[1] > 0, "right": offset[0] + view.width < photo.width,
+              "bottom": offset[1] + view.height < photo.height}
+    cut_short = any(inside[side] for side in ran_off)
     if chosen is not None:
-        return _from_drawn_frame(photo, chosen, scale, shift), len(markers)
-    return None, len(markers)
+        return _from_drawn_frame(photo, chosen, scale, shift), len(markers), cut_short
+    return None, len(markers), cut_short
 
 
 def _min_pooled(photo: Photo, shape: tuple[int, ...]) -> U8:
