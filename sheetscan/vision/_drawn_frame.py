@@ -98,7 +98,24 @@ def frame_candidates(mask: U8, dark: U8, *, sharp_cut: bool = False) -> list[tup
     # its faint sides lost, the spokes through the circle one straight line from the paper's corner:
     # a corner of 38 degrees, taken for the frame, 2086 px off: seed 16000, small, photo 0, rendered with
     # the frame at the paper's end). One running off the photo may have a corner cut by the edge: kept.
-    return [c for c in found if c[0].touches or _square_cornered(c[0].quad)]
+    square = [c for c in found if c[0].touches or _square_cornered(c[0].quad)]
+    return _once(square, max(mask.shape))
+
+
+def _once(found: list[tuple[FrameCandidate, U8]], size: int) -> list[tuple[FrameCandidate, U8]]:
+    """The outlines `found` at one ink level, each once: one with every corner within 1.5 % of the size
+    of an outline before it (`votes`) is that outline found again in a cut of the same ink, and dropped.
+
+    Decision: because `choose_frame` takes the outline seen at the most ink levels for the drawn frame,
+    and an outline found both in the level's ink and in its cut to the paper counted as two levels: a
+    kite of grid lines and spokes seen at one level (twice) beat the frame drawn whole at another
+    (bench_styles seed 24000, motion, photo 0: 1659 px off).
+    """
+    kept: list[tuple[FrameCandidate, U8]] = []
+    for outline in found:
+        if votes(outline[0], [k[0] for k in kept], size) == 0:
+            kept.append(outline)
+    return kept
 
 
 _DASH_VOTES = 0.06  # a straight run of dashes: this share of the size in ink along it (Hough votes) ...

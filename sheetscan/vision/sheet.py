@@ -5,12 +5,13 @@ bottom-right and bottom-left corners of the upright sheet) and named by its QR c
 sheet is found as the largest closed four-sided outline of dark ink on bright paper — its drawn outer
 rectangle. Either way the result is a homography between a rectified image of the sheet (the outer
 rectangle plus a small margin, about 2000 px on its long side, true proportions) and the photo.
+Which outline is the drawn outer rectangle is `_frame_search`'s; this module looks in the photo's views,
+reads a form's markers and QR code, and rectifies.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -22,28 +23,10 @@ from sheetscan.errors import NoSheetError
 from sheetscan.layouts import LAYOUTS, FormPage, SheetLayout
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._debug import DebugSink, emit, wants
-from sheetscan.vision._drawn_frame import (
-    apart,
-    choose_frame,
-    closed,
-    dashed_candidates,
-    frame_candidates,
-    frame_inside,
-    grid_cut,
-    votes,
-    whole,
-    without_coloured_side,
-)
-from sheetscan.vision._lines import below, dark_ratio, hysteresis, ridges_only
+from sheetscan.vision._frame_search import CONTRASTS, find_drawn_frame, fitted
+from sheetscan.vision._lines import below, dark_ratio
 from sheetscan.vision._paper import paper_box
-from sheetscan.vision._quad import (
-    FrameCandidate,
-    order_clockwise,
-    overrun_sides,
-    rectangle_aspect,
-    refine_quad,
-    side_coverage,
-)
+from sheetscan.vision._quad import FrameCandidate, order_clockwise, rectangle_aspect, refine_quad
 from sheetscan.vision.photo import Photo
 
 __all__ = ["RECTIFIED_LONG_SIDE", "RectifiedSheet", "find_sheet", "parse_form_text", "to_photo_points"]
@@ -55,21 +38,6 @@ _PREVIEW_SIDE = 1200  # detection runs on a copy of the photo this big
 _FAR_FIRST = 0.25  # ... and there first when under this one (bench photos: 0.31 and more)
 _ENLARGED = 1.25  # a sheet enlarged more than this to be rectified is interpolated bicubically
 _QR_PREFIX = "sheetscan:"
-_CONTRASTS = (0.78, 0.62, 0.48)  # ink darker than this share of the paper, tried in turn
-_ATTEMPTS = (("min", 0.78), ("min", 0.62), ("max", 0.78), ("max", 0.62), ("min", 0.48))
-_BUSY_ATTEMPTS = (("max", 0.78), ("max", 0.62), ("min", 0.62), ("min", 0.48), ("min", 0.78))
-# Tried only when the attempts above found no outline at all, each a plain threshold (no hysteresis):
-# a faint frame on squared or lined paper is joined to the ruling at the faint levels (one mesh, too
-# dense to be a sheet) and broken into dots at the darker ones; in between, the ruling drops out while
-# the frame holds together.
-# Then, when those find nothing either, fainter levels (each pair only when the one before found
-# nothing): very faint pencil on plain paper shows a side whole only there, broken into dashes at the
-# darker levels.
-_LAST_ATTEMPTS = (
-    (("min", 0.78), ("min", 0.7), ("max", 0.78), ("max", 0.7)),
-    (("min", 0.9), ("max", 0.9)),
-    (("min", 0.93), ("max", 0.93)),
-)
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
@@ -149,13 +117,22 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     # Decision: a sheet found whole beats one found running off its view, because a paper region that
     # is not the whole paper (the table's light patch, part of the paper) shows part of a sheet: the
     # whole photo is then looked at too.
-    sheet, markers = None, 0
+    # Decision: so does a sheet found in a view of the paper's region where the usual ink levels show
+    # no outline drawn whole and outlines seen at them run off the region's edge inside the photo
+    # (`_find_in`'s `cut_short`), unless the whole photo shows none whole, because the paper goes on
+    # past that edge: the region was cut short (the paper's far part shaded by the light's fall-off,
+    # darker than the table's bright patch), the frame runs off it, and an outline of the grid inside
+    # it was taken for the sheet (bench_styles seed 22000, thin, photo 0: 1355 px off; looked for in the
+    # whole photo, 15 px). Not where a frame drawn whole is seen there: a far sheet's region holds the
+    # table round the paper, whose texture closes outlines running off it (far 20002: the frame seen
+    # whole in the region, 4 px off, and 15 px off in the whole photo).
+    sheet, doubtful, markers = None, False, 0
     for view, offset in views:
-        found, seen = _find_in(view, photo, offset)
+        found, seen, cut_short = _find_in(view, photo, offset)
         markers = max(markers, seen)
-        if found is not None and (sheet is None or sheet.partial):
-            sheet = found
-        if sheet is not None and not sheet.partial:
+        if found is not None and (sheet is None or sheet.partial or (doubtful and not found.partial)):
+            sheet, doubtful = found, cut_short
+        if sheet is not None and not sheet.partial and not doubtful:
             break
     if sheet is None:
         saw = f"found {markers} of 4" if markers else "found none"
@@ -168,10 +145,12 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     return sheet
 
 
-def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[RectifiedSheet | None, int]:
+def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]
+             ) -> tuple[RectifiedSheet | None, int, bool]:
     """The sheet found in `view`, the part of `photo` whose top-left corner is at `offset`, rectified
-    from `photo` (None when neither a form's markers nor a drawn outer rectangle are found there), and
-    how many of a form's markers were seen."""
+    from `photo` (None when neither a form's markers nor a drawn outer rectangle are found there), how
+    many of a form's markers were seen, and whether outlines seen at the usual ink levels run off an
+    edge of `view` that lies inside `photo` (the view cut the sheet short)."""
     small, scale = view.preview(_PREVIEW_SIDE)
     gray = u8(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
     shift = f64(offset)
@@ -185,235 +164,24 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]) -> tuple[Rectif
     line_width = max(2.0, 0.003 * max(small.shape[:2]))
     pooled = _min_pooled(view, small.shape[:2])
     ratios = {"min": dark_ratio(pooled, line_width=line_width, channel="min")}
-    mask = below(ratios["min"], _CONTRASTS[0])
+    mask = below(ratios["min"], CONTRASTS[0])
     if len(markers) >= 2:
         form = _from_markers(photo, {i: m + shift for i, m in markers.items()}, mask, scale, shift)
         if form is not None:
-            return form, len(markers)
-    dark = u8(cv2.cvtColor(pooled, cv2.COLOR_BGR2GRAY))
+            return form, len(markers), False
 
     def ratio(channel: str) -> NDArray[np.float32]:
         if channel not in ratios:
             ratios[channel] = dark_ratio(pooled, line_width=line_width, channel=channel)
         return ratios[channel]
 
-    chosen = _drawn_frame_in(ratio, dark, busy=_busy(mask))
-    # Decision: where the outline chosen meets the dark side of a step in the light rather than lying
-    # on drawn lines (`_on_step`), the search is made again on the ratios with every such step told
-    # back to paper (`ridges_only`), because the edge of a hard shadow across the sheet (a phone held
-    # over it) is seen as a band of ink as long as the sheet and closes outlines with the frame's sides
-    # (bench_styles seed 16000, shadow, photos 0, 2 and 6: the shadow's edge taken for the frame's top
-    # side). Only then, so that a photo without such a step keeps the outline it had: the same lines
-    # seen with the table's rim lifted too move its corners a pixel.
-    # Not where nothing was found: there the second search closed a sliver (aspect 3.05) from the
-    # ridges of a faint frame and the table, which the layouts refuse with a ValueError (bench_styles
-    # seed 19000, thin, photo 6, no sheet found before; seen on a confirmation seed, and fixed because it
-    # is a crash, not a reading).
-    ridged: dict[str, NDArray[np.float32]] = {}
-
-    def ridge_ratio(channel: str) -> NDArray[np.float32]:
-        if channel not in ridged:
-            ridged[channel] = ridges_only(pooled, ratio(channel), line_width=line_width, channel=channel)
-        return ridged[channel]
-
-    if chosen is not None and _on_step(chosen, ratio("min"), ridge_ratio("min"), size=max(dark.shape),
-                                       line_width=line_width):
-        again = _drawn_frame_in(ridge_ratio, dark, busy=_busy(below(ridge_ratio("min"), _CONTRASTS[0])))
-        # Decision: the outline found on the ridges replaces the first only where it is another outline
-        # (a corner over 1.5 % of the size off, as `votes` tells outlines apart), because where the
-        # step did not mislead the search the two are the same frame, and the first was fitted to the
-        # lines as seen before (a pixel's shift there moved a zone's split: bench_styles seed 6000,
-        # shadow, photo 5, zones IoU 0.967 -> 0.921).
-        # Decision: and only where its weakest side is drawn on the ridges better than the first's, or
-        # as well where it is the larger outline and a side of the first runs along the step
-        # (`_drawn_better`: the side a shadow's edge made is no ridge at all; the step cut the frame
-        # short), because a frame drawn close to the paper's edge meets the table's step too, and there
-        # the search on the ridges took a ruling of lined paper inside the frame for a side
-        # (bench_styles seed 17000, thin, photo 4, digits 96 -> 56 %), and where the shadow's edge crosses
-        # a frame whole on the ridges the paper's own outline (its rim dark against the shadowed table)
-        # is the larger one (seed 17000, shadow, photo 2, zones 0 %).
-        if again is not None and votes(again[0], [chosen[0]], max(dark.shape)) == 0 \
-                and _drawn_better(again, chosen, ratio("min"), ridge_ratio("min"), max(dark.shape)):
-            chosen = again
+    chosen, ran_off = find_drawn_frame(pooled, ratio, line_width=line_width)
+    inside = {"left": offset[0] > 0, "top": offset[1] > 0, "right": offset[0] + view.width < photo.width,
+              "bottom": offset[1] + view.height < photo.height}
+    cut_short = any(inside[side] for side in ran_off)
     if chosen is not None:
-        return _from_drawn_frame(photo, chosen, scale, shift), len(markers)
-    return None, len(markers)
-
-
-def _on_step(chosen: tuple[FrameCandidate, U8], ratio: NDArray[np.float32], ridged: NDArray[np.float32], *,
-             size: int, line_width: float) -> bool:
-    """Whether the chosen outline meets the dark side of a step in the light (the pixels `ridges_only`
-    told back to paper: `ridged` above `ratio`): a side over `_STEP_SIDE` of its length along it, or
-    a stretch of it inside the outline over `_STEP_INSIDE` of the size long (the step's band crossing
-    the frame breaks the frame's outline up, and the outline chosen is a part of it)."""
-    stepped = u8(cv2.compare(ridged, ratio, cv2.CMP_GT))
-    if not cv2.countNonZero(stepped):
-        return False
-    tolerance = _side_tolerance(size)
-    if max(side_coverage(stepped, chosen[0].quad, tolerance=tolerance)) > _STEP_SIDE:
-        return True
-    inside = np.zeros_like(stepped)
-    cv2.fillPoly(inside, [np.round(chosen[0].quad).astype(np.int32)], 255)
-    reach = 2 * round(tolerance) + 1
-    inside = u8(cv2.erode(inside, np.ones((reach, reach), np.uint8)))
-    if cv2.countNonZero(cv2.bitwise_and(stepped, inside)) > _STEP_INSIDE * size * line_width:
-        return True
-    # Decision: also where as long a stretch of the step runs just outside the outline (within
-    # `_STEP_NEAR` of the size), because the frame search cuts the ink to the bright paper (`_paper_only`),
-    # and a shadow's edge crossing the frame near a corner then leaves an outline cut off along a chord
-    # close to the band, neither along a side nor inside (bench_styles seed 17000, shadow, photo 5:
-    # corners 33/6/504/40 px off).
-    near = np.zeros_like(stepped)
-    cv2.polylines(near, [np.round(chosen[0].quad).astype(np.int32)], True, 255,
-                  2 * round(_STEP_NEAR * size) + 1)
-    return cv2.countNonZero(cv2.bitwise_and(stepped, cv2.bitwise_and(near, cv2.bitwise_not(inside)))) \
-        > _STEP_INSIDE * size * line_width
-
-
-def _drawn_better(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate, U8],
-                  ratio: NDArray[np.float32], ridged: NDArray[np.float32], size: int) -> bool:
-    """Whether the outline `again`'s weakest side is drawn better than `chosen`'s, or as well where `again`
-    is the larger and a side of `chosen` runs along a step in the light (over `_STEP_SIDE` of it on the
-    pixels `ridges_only` told back to paper: `ridged` above `ratio`). A side is drawn by the share of it
-    in ink at `_RIDGE_INK` on `ridged`, measured on the outlines as fitted to their lines (`_fitted`)."""
-    # Decision: the outlines as fitted, because an outline's corners as found lie on the outside of its
-    # lines' blob (a frame whose sides run on past its corners: seen 10 px of the 1000 px preview off
-    # its lines, its sides then "undrawn": bench_styles seed 17000, shadow, photo 2, 0.05 -> 1.0).
-    ink = below(ridged, _RIDGE_INK)
-    tolerance = _side_tolerance(size)
-    weakest_again = min(side_coverage(ink, _fitted(again), tolerance=tolerance))
-    weakest_chosen = min(side_coverage(ink, _fitted(chosen), tolerance=tolerance))
-    if weakest_again != weakest_chosen:
-        return weakest_again > weakest_chosen
-    if _area(again) <= _area(chosen):
-        return False
-    stepped = u8(cv2.compare(ridged, ratio, cv2.CMP_GT))
-    return max(side_coverage(stepped, chosen[0].quad, tolerance=tolerance)) > _STEP_SIDE
-
-
-def _area(outline: tuple[FrameCandidate, U8]) -> float:
-    """The area (px² of the preview) inside an outline as found."""
-    return float(cv2.contourArea(outline[0].quad.astype(np.float32)))
-
-
-def _fitted(chosen: tuple[FrameCandidate, U8]) -> F64:
-    """The outline's corners fitted to the ink of its level (`refine_quad`), as `_from_drawn_frame` fits
-    them (an outline running off the preview as it was found)."""
-    best, mask = chosen
-    return best.quad if best.touches else refine_quad(mask, best.quad, band=_fit_band(mask))
-
-
-def _fit_band(mask: U8) -> float:
-    """How far (px of the preview `mask`) across a side `refine_quad` looks for its line."""
-    return max(3.0, 0.025 * float(max(mask.shape)))
-
-
-def _side_tolerance(size: int) -> float:
-    """How far (px of the preview, `size` its longer side) ink may lie off an outline's side and count for
-    it (`side_coverage`), in `_on_step` and `_drawn_better`."""
-    return max(2.0, 0.004 * size)
-
-
-def _busy(ink: U8) -> bool:
-    """Whether over `_BUSY` of the preview is ink at the faintest usual level (a grid or a texture)."""
-    return float(np.count_nonzero(ink)) / ink.size > _BUSY
-
-
-_BUSY = 0.15
-"""The share of the preview in ink beyond which `_drawn_frame_in` looks at neutral dark ink first."""
-_RIDGE_INK = 0.85
-"""The share of the paper under which `_drawn_better` takes a pixel for ink: fainter than the frame search's
-faintest level (`_CONTRASTS`), as a pencil frame may be, still darker than paper."""
-_STEP_SIDE = 0.5
-"""A side of the chosen outline over this share along a step's dark side is the step, not a drawn line."""
-_STEP_INSIDE = 0.05
-"""A step's dark side inside the chosen outline over this share of the size long (its pixels over the
-line width) crosses the frame."""
-_STEP_NEAR = 0.02
-"""How near (a share of the size) outside the chosen outline a step's dark side counts as cutting it."""
-
-
-def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, busy: bool
-                    ) -> tuple[FrameCandidate, U8] | None:
-    """The drawn outer rectangle found in the ink levels of `ratio` (a channel's ratio to the paper) on
-    the pooled preview whose grey is `dark`, or None. `busy`: much of the preview is ink at the
-    faintest usual level (`_busy`: a grid or a texture)."""
-    # Decision: start with faint ink in any colour (pencil lines count) and demand darker or neutral
-    # ink only when nothing clean was found, because the printed grid of squared notebook paper is
-    # faint coloured ink that hides the frame. When a third of the photo is "ink" at the start, a grid
-    # or a texture is certain: look at neutral dark ink first then.
-    attempts = _BUSY_ATTEMPTS if busy else _ATTEMPTS
-    candidates: list[tuple[FrameCandidate, U8]] = []
-    uncut: list[U8] = []  # the ink level each candidate was found at, before any cut to the paper
-
-    for channel, contrast in attempts:
-        if contrast >= _CONTRASTS[0] and channel == "min":
-            # Faint lines (pencil) fade in and out: keep their faintest parts where they join darker ones.
-            # (Not in the brightest channel, used for ruled paper: its rulings sit just above the level.)
-            mask = hysteresis(ratio(channel), contrast, contrast + 0.1)
-        else:
-            mask = below(ratio(channel), contrast)
-        found = frame_candidates(mask, dark)
-        candidates.extend(found)
-        uncut.extend(mask for _ in found)
-        complete = [c for c, _ in candidates if whole(c)]
-        if any(votes(c, complete, max(mask.shape)) >= 3 for c in complete):
-            break  # three ink levels agree on one fully drawn outline: enough
-    if not any(whole(c) for c, _ in candidates):
-        # Decision: the in-between and faintest levels come last and only when no level above saw a
-        # whole outline, because they are no better where the usual levels see a frame (and every photo
-        # that has one keeps the outline chosen as before). Decision: here only a whole outline clear of
-        # the photo's edges counts, because at these levels a ruling line or the table's edge closes
-        # false outlines around part of a frame (seen drawn on 3 or 4 sides, or running off the photo),
-        # and a wrong sheet read silently is worse than "no sheet". Decision: a whole outline found here
-        # beats the part-drawn ones found above, because a part-drawn outline is a guess: its undrawn
-        # side is the hull closing over a gap (a faint side broken into dashes, a side cut off with the
-        # paper's shaded part) and lies inside the frame.
-        # Decision: from here on an outline that the frame's own lines run on past is dropped (the
-        # frame's side there is lost, and a line inside it closed the outline), for the same reason;
-        # it is checked on the uncut ink, as the paper cut may have cut the frame's sides short.
-        size = max(dark.shape)
-        last: list[tuple[FrameCandidate, U8]] = []
-        for levels in _LAST_ATTEMPTS:
-            for channel, contrast in levels:
-                level = below(ratio(channel), contrast)
-                found = [c for c in frame_candidates(level, dark, sharp_cut=True) if whole(c[0])]
-                if found:
-                    last.extend(c for c in found if not overrun_sides(closed(level), c[0].quad, size))
-            if last:
-                break
-        if not last:
-            # Decision: a frame seen only in dashes is looked for last, its dashes joined along straight
-            # lines (`dashed_candidates`), at the same levels and on the same terms.
-            for levels in _LAST_ATTEMPTS:
-                for channel, contrast in levels:
-                    level = below(ratio(channel), contrast)
-                    last.extend(c for c in dashed_candidates(level, dark)
-                                if not overrun_sides(closed(level), c[0].quad, size))
-                if last:
-                    break
-        part_drawn = [c for c, ink in zip(candidates, uncut, strict=True)
-                      if not overrun_sides(closed(ink), c[0].quad, size)]
-        above = candidates
-        candidates = last or part_drawn
-        if last:
-            # Decision: a part-drawn frame seen inside the whole outline found here, apart from it all
-            # round, is the frame (the outline is the paper's rim, closed at these levels), as
-            # `choose_frame` decides for two whole ones. (One sharing corners with it is the frame
-            # with a faint corner cut off.)
-            chosen = choose_frame(last)
-            inside = [c for c in part_drawn if frame_inside(c, chosen, size)
-                      and apart(c[0].quad, chosen[0].quad, size)]
-            if not inside:
-                # Decision: a part-drawn frame the whole outline cuts across, where that outline is
-                # the paper's grid seen as a mesh, is the frame (`grid_cut`), also one that lines run
-                # on past, because on squared paper the grid lines along a frame's sides run on past
-                # its corners at any level that shows the grid (bench_styles seed 15000, photo 2).
-                inside = [c for c in above if grid_cut(c, chosen, size)]
-            candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
-    if candidates:
-        return without_coloured_side(choose_frame(candidates), ratio("min"), ratio("max"))
-    return None
+        return _from_drawn_frame(photo, chosen, scale, shift), len(markers), cut_short
+    return None, len(markers), cut_short
 
 
 def _min_pooled(photo: Photo, shape: tuple[int, ...]) -> U8:
@@ -549,7 +317,7 @@ def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], scale: fl
     """The sheet inside the chosen outline, found at `scale` in the part of the photo whose top-left
     corner is at `shift`."""
     best = chosen[0]
-    corners = order_clockwise(_fitted(chosen) / scale + shift)
+    corners = order_clockwise(fitted(chosen) / scale + shift)
     partial, where = _outside(corners, photo)
     notes: list[str] = []
     if best.touches or partial:

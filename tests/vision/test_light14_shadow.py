@@ -1,6 +1,6 @@
 """Stage 2 under a hard shadow: which of two outlines, the first search's and the one found again on the
-ridges (`sheet._drawn_better`), is the sheet's frame; and how much of the photo the paper covers when a
-shadow darkens part of it (`_paper.paper_box`).
+ridges (`_frame_search._drawn_better`), is the sheet's frame; and how much of the photo the paper covers
+when a shadow darkens part of it (`_paper.paper_box`).
 
 Small synthetic ratio images (400 × 400: 1 = paper, 0.3 = ink, as `dark_ratio` gives them); the outlines
 are built by hand; small synthetic photos of a paper on a table. (The rendered cases behind them:
@@ -15,10 +15,11 @@ import cv2
 import numpy as np
 import pytest
 
+from sheetscan.vision._frame_search import _drawn_better, _on_step
 from sheetscan.vision._paper import paper_box
 from sheetscan.vision._quad import FrameCandidate
 from sheetscan.vision.photo import Photo, load_photo
-from sheetscan.vision.sheet import _FAR_FIRST, _drawn_better, _on_step
+from sheetscan.vision.sheet import _FAR_FIRST
 
 _FRAME = np.array([[100.0, 100.0], [300.0, 100.0], [300.0, 300.0], [100.0, 300.0]])
 _PAPER = np.array([[40.0, 40.0], [360.0, 40.0], [360.0, 360.0], [40.0, 360.0]])

@@ -315,7 +315,7 @@ def test_samples_geometry_against_their_truth_files(photo_path: Path) -> None:
 
 
 def test_fit_ring_finds_an_off_centre_broken_circle() -> None:
-    from sheetscan.vision._layout_fit import fit_ring
+    from sheetscan.vision._ring_fit import fit_ring
 
     # The drawn ring: centre (330, 250), radius 55, stroke 5 px (so its ink spans radii 52.5..57.5),
     # with two gaps, the target "20" touching it inside and two spokes ending on it. The layout's
@@ -334,7 +334,7 @@ def test_fit_ring_finds_an_off_centre_broken_circle() -> None:
 
 
 def test_fit_ring_gives_none_without_a_ring() -> None:
-    from sheetscan.vision._layout_fit import fit_ring
+    from sheetscan.vision._ring_fit import fit_ring
 
     mask = np.zeros((400, 400), np.uint8)
     cv2.putText(mask, "20", (150, 220), cv2.FONT_HERSHEY_SIMPLEX, 2.0, 255, 7)  # a target, no circle

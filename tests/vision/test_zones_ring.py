@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sheetscan.vision._layout_fit import fit_ring
+from sheetscan.vision._ring_fit import fit_ring
 from sheetscan.vision.zones import _line_mask
 
 
