@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
-from sheetscan.vision._lines import ink_at, nearest_run_spans, nearest_runs
+from sheetscan.vision._lines import nearest_run_spans, nearest_runs
 
 __all__ = ["Displacement", "fit_displacement", "trace_band", "trace_bands"]
 
@@ -82,9 +82,25 @@ def _ink_across(mask: U8, points: F64, normals: F64, search: float) -> tuple[NDA
     """Ink at every whole-pixel offset within `search` across each sample point (rows = points), and
     the offsets; points off the image count as paper."""
     offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
-    x = (points[:, None, 0] + offsets[None, :] * normals[:, None, 0]).round().astype(np.intp)
-    y = (points[:, None, 1] + offsets[None, :] * normals[:, None, 1]).round().astype(np.intp)
-    return ink_at(mask, x, y), offsets
+    # Decision: each coordinate table made in one array, rounded in place, and the places looked up in
+    # one pass (off the image: negative ones wrap round to huge as unsigned, and both ends are told off
+    # by one comparison), because those are the same numbers and the same answer as `ink_at` of the
+    # rounded sums, with a third of the passes over tables of places × offsets.
+    height, width = mask.shape
+    index = np.zeros((len(points), len(offsets)), np.intp)
+    inside = np.ones(index.shape, np.bool_)
+    for axis, size, stride in ((0, width, 1), (1, height, width)):
+        place = np.multiply.outer(normals[:, axis], offsets)  # the same products as offsets × normal
+        place += points[:, axis, None]
+        np.rint(place, out=place)  # what `ndarray.round()` does
+        whole = place.astype(np.intp)
+        inside &= whole.view(np.uintp) < size
+        whole *= stride
+        index += whole
+    index[~inside] = 0
+    ink = np.take(mask, index) > 0
+    ink &= inside
+    return ink, offsets
 
 
 def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, float], half: float,
@@ -231,22 +247,24 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
         median[enough] = _row_nanmedian(around[enough], count[enough])
     keep = ok & enough & (np.abs(centre - median) <= max(2.0, 0.5 * max_run))
     thickness = max(1, round(step) + 2)
-    # Each place's distance to the nearest point of `ends` (where the model's lines end and meet).
-    to_end = _nearest_distance(points, ends) if ends is not None and len(ends) else None
+    # Which places lie within `end_reach` of a point of `ends` (where the model's lines end and meet);
+    # worked out only when asked for below.
+    asked = beside is not None or fill > 0
+    near_end = _near(points, ends, end_reach) if ends is not None and len(ends) and asked else None
     if beside is not None:
         known = enough & (typical > 0)
-        if to_end is not None:
+        if near_end is not None:
             # Where the model's lines end and meet, a line may overshoot the other: its stub beyond is in
             # the other line's band, which is left there as it is.
-            known &= to_end > end_reach
+            known &= ~near_end
         _paint_beside(beside, points[known], normals[known], median[known], typical[known], pad=pad,
                       across=across, thickness=thickness)
     if not keep.any():
         return band, filled
     source = np.where(keep, np.arange(len(keep)), -1)
-    if fill > 0 and to_end is not None:
+    if fill > 0 and near_end is not None:
         borrowed = _borrowed(keep, which, points, normals, fill)
-        source = np.where(to_end <= end_reach, borrowed, source)
+        source = np.where(near_end, borrowed, source)
     for canvas, painted in ((band, keep), (filled, (source >= 0) & ~keep)):
         if painted.any():
             runs = source[painted]
@@ -257,10 +275,20 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
     return u8(band), u8(filled)
 
 
-def _nearest_distance(points: F64, ends: F64) -> F64:
-    """Each point's distance (px) to the nearest of `ends` (both N × 2)."""
-    apart = np.hypot(points[:, None, 0] - ends[None, :, 0], points[:, None, 1] - ends[None, :, 1])
-    return f64(apart.min(axis=1))
+def _near(points: F64, ends: F64, reach: float) -> NDArray[np.bool_]:
+    """Whether each point lies within `reach` px of one of `ends` (both N × 2, finite): its distance
+    (`np.hypot`) to the nearest is at most `reach`."""
+    dx = points[:, None, 0] - ends[None, :, 0]
+    dy = points[:, None, 1] - ends[None, :, 1]
+    # Decision: the distance is taken only for the pairs less than `reach` apart either way, because
+    # no other pair can be within it (a hypot is never less than either side), and the nearest end is
+    # within `reach` exactly when one of them is: the same answer as the least of every distance.
+    box = np.abs(dx) <= reach
+    box &= np.abs(dy) <= reach
+    point, end = np.nonzero(box)
+    near = np.zeros(len(points), np.bool_)
+    near[point[np.hypot(dx[point, end], dy[point, end]) <= reach]] = True
+    return near
 
 
 def _row_nanmedian(rows: F64, count: NDArray[np.intp]) -> F64:

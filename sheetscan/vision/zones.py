@@ -10,7 +10,6 @@ A printed form's layout and rotation are known from its markers already.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -316,11 +315,14 @@ def _largest_shift(bend: Displacement | None, frame: tuple[float, float, float, 
 
 
 def _densify(line: F64, step: float = 20.0) -> F64:
-    out = [line[0]]
-    for a, b in itertools.pairwise(line):
-        count = max(1, int(np.hypot(*(b - a)) // step))
-        out.extend(a + (b - a) * (i / count) for i in range(1, count + 1))
-    return f64(out)
+    """The polyline with places put in along each segment, at most `step` px apart: a segment
+    `count` steps long (at least 1) gets the places a + (b − a) · i / count for i = 1 … count."""
+    a, delta = line[:-1], line[1:] - line[:-1]
+    # All segments at once: the same products and sums, place for place, as one segment at a time.
+    counts = np.maximum(1, (np.hypot(delta[:, 0], delta[:, 1]) // step).astype(np.intp))
+    segment = np.repeat(np.arange(len(a)), counts)
+    share = (np.arange(len(segment)) - (np.cumsum(counts) - counts)[segment] + 1) / counts[segment]
+    return f64(np.concatenate([line[:1], a[segment] + delta[segment] * share[:, None]]))
 
 
 def _line_mask(mask: U8, faint: U8, lines: list[F64], bend: Displacement | None,
