@@ -1,5 +1,5 @@
 """Stage 4: the pieces of a pale line no mask took out go, the strokes of digits stay
-(`_line_removal.without_line_pieces`).
+(`_line_pieces.without_line_pieces`).
 
 Synthetic strength images (0 = paper, 255 = black) of 400 × 400 px (one of 800) with strokes drawn by
 cv2.line, and the ink mask drawn by hand where each test says a stroke "passed the thresholds". The stroke
@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision._line_removal import blob_stats, without_line_pieces
+from sheetscan.vision._line_pieces import blob_stats, without_line_pieces
 
 STROKE = 6.0
 
@@ -79,7 +79,7 @@ def test_a_stroke_lying_on_the_ruling_stays() -> None:
 def test_a_single_stroke_longer_than_any_digit_goes() -> None:
     # A slanting stroke 150 px long (25 strokes), strength 100, fading to paper at both ends (a line across
     # a glare): no "1" is 20 strokes tall. A "1" 60 px long (10 strokes) beside it stays. (An 800 px sheet:
-    # blobs longer than 0.2 of the sheet, 160 px, are `_cut_long_blobs`' to judge.)
+    # blobs longer than 0.2 of the sheet, 160 px, are `_long_blobs.cut_long_blobs`' to judge.)
     strength, mask = _sheet(800)
     cv2.line(strength, (50, 300), (170, 210), 100, 6)
     cv2.line(mask, (50, 300), (170, 210), 255, 6)

@@ -1,4 +1,4 @@
-"""The ink stage under a specular glare (`ink._without_glare`): the ink a glare washes out is found again,
+"""The ink stage under a specular glare (`_glare.without_glare`): the ink a glare washes out is found again,
 and light that only brightens the sheet changes nothing.
 
 The sheets are drawn here: rings ("0"s) of dark ink (brightness 60) on paper of brightness 210, one every
