@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from sheetscan.vision._line_removal import blob_stats
+from sheetscan.vision._line_pieces import blob_stats
 from sheetscan.vision._lines import at_least, opening
 
 __all__ = ["faint_ruling", "without_ruling_specks", "written_on_ruling"]
@@ -93,14 +93,14 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
 def faint_ruling(strength: Mask, *, level: float, length: float, along: int = 4) -> Mask:
     """Level and upright ruling too faint to stand out of the noise pixel by pixel: where `strength`,
     averaged over 2 × `along` px along each direction, is at least `level` (a share of 255) in straight
-    runs at least `length` long (at least 60 px, as `_straight_lines` takes them).
+    runs at least `length` long (at least 60 px, as `straight_lines` takes them).
 
     Squared paper photographed in poor light (or by a noisy sensor) has ruling about as strong as the
-    weak threshold, so the noise breaks it into pieces and `_straight_lines` misses it, while its
+    weak threshold, so the noise breaks it into pieces and `straight_lines` misses it, while its
     crossings, two rulings' darkness on one spot, pass the strong one. Averaged along its length a
     ruling line keeps its strength while the noise around it falls by the square root of the count, so
     half the weak threshold still finds it unbroken, and the noise does not make runs that long. No
-    written stroke is straight that long (as for `_straight_lines`). Each direction is searched on the
+    written stroke is straight that long (as for `straight_lines`). Each direction is searched on the
     sheet shrunk `along` times along it (each pixel the mean of `along`, then of two of those): a
     quarter of the work, and a thin line keeps its full width across.
     """
@@ -115,7 +115,7 @@ def faint_ruling(strength: Mask, *, level: float, length: float, along: int = 4)
         window, run, across = ((2, 1), (max(1, size // along), 1), (1, 3)) if level_run else \
             ((1, 2), (1, max(1, size // along)), (3, 1))
         passes = at_least(np.asarray(cv2.blur(small, window), np.uint8), threshold)
-        # Thickened across first, as `_straight_lines` does, so a ruling slightly off level is unbroken.
+        # Thickened across first, as `straight_lines` does, so a ruling slightly off level is unbroken.
         thick = cv2.dilate(passes, cv2.getStructuringElement(cv2.MORPH_RECT, across))
         runs = cv2.bitwise_and(opening(thick, cv2.getStructuringElement(cv2.MORPH_RECT, run)), passes)
         back = cv2.resize(runs, (width, height), interpolation=cv2.INTER_NEAREST)

@@ -1,5 +1,5 @@
 """Stage 4: the pieces of a pale line no mask took out go, the strokes of digits stay
-(`_line_removal.without_line_pieces`).
+(`_line_pieces.without_line_pieces`).
 
 Synthetic strength images (0 = paper, 255 = black) of 400 × 400 px (one of 800) with strokes drawn by
 cv2.line, and the ink mask drawn by hand where each test says a stroke "passed the thresholds". The stroke
@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision._line_removal import blob_stats, without_line_pieces
+from sheetscan.vision._line_pieces import blob_stats, without_line_pieces
 
 STROKE = 6.0
 
@@ -79,7 +79,7 @@ def test_a_stroke_lying_on_the_ruling_stays() -> None:
 def test_a_single_stroke_longer_than_any_digit_goes() -> None:
     # A slanting stroke 150 px long (25 strokes), strength 100, fading to paper at both ends (a line across
     # a glare): no "1" is 20 strokes tall. A "1" 60 px long (10 strokes) beside it stays. (An 800 px sheet:
-    # blobs longer than 0.2 of the sheet, 160 px, are `_cut_long_blobs`' to judge.)
+    # blobs longer than 0.2 of the sheet, 160 px, are `_long_blobs.cut_long_blobs`' to judge.)
     strength, mask = _sheet(800)
     cv2.line(strength, (50, 300), (170, 210), 100, 6)
     cv2.line(mask, (50, 300), (170, 210), 255, 6)
@@ -88,6 +88,25 @@ def test_a_single_stroke_longer_than_any_digit_goes() -> None:
     out = without_line_pieces(mask, strength, stroke=STROKE)
     assert not out[200:310, 40:180].any()
     assert np.array_equal(out[90:170, 290:310], mask[90:170, 290:310])
+
+
+def test_a_wavy_line_longer_than_any_digit_goes_a_long_number_stays() -> None:
+    # A freehand divider drawn upright with a wobble: x = 200 + 9 sin(y / 12) from y 40 to y 190 (150 px,
+    # 25 strokes), strength 100, 6 px wide, ending on paper. Across its course it spreads 9 px either way,
+    # thicker than two strokes by its pixels' scatter, but it holds one stroke of ink along its length: a
+    # line. A number of the same length joined into one blob (five rings of 30 px side by side, touching:
+    # "00000", 150 px long) holds far more ink along its length (each ring's path is 3 times its width)
+    # and stays. (An 800 px sheet: blobs longer than 160 px are `cut_long_blobs`' to judge.)
+    strength, mask = _sheet(800)
+    ys = np.arange(40, 191)
+    wave = np.stack([200 + 9 * np.sin(ys / 12.0), ys], axis=1).round().astype(np.int32)
+    for image, value in ((strength, 100), (mask, 255)):
+        cv2.polylines(image, [wave], False, value, 6)
+        for k in range(5):
+            cv2.circle(image, (415 + 30 * k, 400), 15, value, 6)
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert not out[30:200, 180:220].any(), f"{int(np.count_nonzero(out[30:200, 180:220]))} px of the line left"
+    assert np.array_equal(out[370:430, 390:570], mask[370:430, 390:570])
 
 
 def test_the_edge_of_a_wide_line_that_went_goes_a_thin_one_beside_it_stays() -> None:

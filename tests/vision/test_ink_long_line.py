@@ -1,5 +1,5 @@
 """Stage 4, digits written against a line the zone stage did not give: the line is a blob longer than any
-writing and goes, but the digits touching it stay (`ink._cut_long_blobs`).
+writing and goes, but the digits touching it stay (`_long_blobs.cut_long_blobs`).
 
 Small synthetic sheets (600 × 900): the truth is where the test drew each stroke. A line must run
 straight for `grid_length` of the sheet (here 0.25: 150 px) to be found; the unfound line slants 4°, too
@@ -13,7 +13,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision.ink import _cut_long_blobs, find_ink
+from sheetscan.vision._long_blobs import cut_long_blobs
+from sheetscan.vision.ink import find_ink
 from tests.vision._handwriting import blank, to_bgr
 
 HEIGHT, WIDTH = 600, 900
@@ -75,7 +76,7 @@ def test_a_line_drawn_twice_leaves_nothing() -> None:
     for phase in (0.0, np.pi):
         ys = np.array([_line_y(x) for x in xs]) + 4.0 * np.sin(xs / 60.0 + phase)
         cv2.polylines(mask, [np.rint(np.stack([xs, ys], axis=1)).astype(np.int32)], False, 255, 4)
-    assert not _cut_long_blobs(mask, max_length=120, straight=150).any()
+    assert not cut_long_blobs(mask, max_length=120, straight=150).any()
 
 
 def test_a_lines_bent_end_is_not_writing() -> None:
@@ -83,7 +84,7 @@ def test_a_lines_bent_end_is_not_writing() -> None:
     # straight stretch must run): the bent end runs on along the line, it does not stand off it.
     mask = np.zeros((HEIGHT, WIDTH), np.uint8)
     cv2.polylines(mask, [np.array([[50, 300], [650, 300], [748, 317]], np.int32)], False, 255, 5)
-    assert not _cut_long_blobs(mask, max_length=120, straight=150).any()
+    assert not cut_long_blobs(mask, max_length=120, straight=150).any()
 
 
 def test_without_the_drawn_lines_the_long_blob_goes_whole() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from sheetscan.vision._line_removal import _touching
 from sheetscan.vision._lines import below, hanging_pieces, hysteresis, long_blobs, opening
-from sheetscan.vision.ink import _unbroken_slanting
+from sheetscan.vision._straight import unbroken_slanting
 
 
 def _masks(count: int) -> list[np.ndarray]:
@@ -126,4 +126,4 @@ def test_unbroken_slanting_segments_are_those_of_the_plain_per_segment_check() -
         found = cv2.HoughLinesP(half, 1, np.pi / 180, threshold=10, minLineLength=10, maxLineGap=1)
         if found is not None:
             segments = np.concatenate([segments, np.asarray(found, np.int32).reshape(-1, 4)])
-        assert np.array_equal(_unbroken_slanting(half, segments), plain(half, segments))
+        assert np.array_equal(unbroken_slanting(half, segments), plain(half, segments))

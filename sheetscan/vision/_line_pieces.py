@@ -1,0 +1,199 @@
+"""Stage 4 of reading a photo: the pieces of a line no mask took out (`without_line_pieces`, `line_pieces`):
+a stroke whose course runs on past its end as a ridge about as dark as itself, or the edge of a wide
+line; and the blobs' statistics they are found from (`blob_stats`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["blob_stats", "line_pieces", "without_line_pieces"]
+
+Mask = npt.NDArray[np.uint8]
+
+
+def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Mask | None = None,
+                        share: float = 0.5, along: float = 0.8, longest_stroke: float = 20.0,
+                        longest: float = 0.2) -> Mask:
+    """`mask` less the blobs that are pieces of a line no mask took out: a single straight-ish stroke whose
+    course runs on past one of its ends as a ridge about as dark as itself in `strength`.
+
+    A pale freehand line (a spoke, a frame line crossing a glare, a line drawn twice) passes the ink's
+    thresholds only here and there, and where the zone stage's mask does not follow it (it wanders off the
+    model, or the zone stage did not trace it), its pieces were left as "1"s, "11"s and "18"s where nothing is
+    written. A digit's stroke ends on the paper: past its end lies paper, or a line it crosses, or (in a
+    column of numbers) the gap between two rows. So a blob at most two `stroke` widths thick and at least
+    three times as long is a line piece when, past either end and along its own axis, the strength stays at
+    least `share` of the blob's own median darkness over `along` of a stretch 8 strokes long, from the blob's
+    very end on (a straight-ish band that widens with the distance, so a bending line is followed), on pixels
+    that are not ink (a line is told by the stretches that did not pass for ink). `silent` (non-zero) counts
+    for neither line nor paper: squared or lined paper's ruling (a stroke lying on it would continue along
+    it) and the lines already taken out, with their fringe (a digit's bar pointing at a crossing of drawn
+    lines ran into its darkness); when most of the stretch is silent, that end says nothing. Blobs
+    longer than `longest` of the sheet's shorter side are left to `cut_long_blobs`. A single stroke longer
+    than `longest_stroke` stroke widths goes whatever lies past it: no digit has one (a "1" is 5-12 strokes
+    tall), a line crossing a glare fades at both ends.
+    """
+    count, found_labels, found_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count <= 1:
+        return mask
+    labels = np.asarray(found_labels, np.int32)
+    gone = line_pieces(labels, np.asarray(found_stats, np.int32), strength, stroke=stroke, silent=silent,
+                       share=share, along=along, longest_stroke=longest_stroke, longest=longest)
+    if not gone.any():
+        return mask
+    return np.where(gone[labels], 0, mask).astype(np.uint8)
+
+
+def blob_stats(mask: Mask, labels: npt.NDArray[np.int32], count: int,
+               inked: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
+               ) -> npt.NDArray[np.int32]:
+    """cv2.connectedComponentsWithStats' statistics (count × 5: left, top, width, height, area) of the blobs
+    `labels` (from cv2.connectedComponents of `mask`, `count` labels): from the inked pixels alone, about
+    half the time (the centroids are not wanted).
+
+    `inked` is the places (xs, ys) of `mask`'s non-zero pixels, when the caller has already listed them
+    (as `cv2.findNonZero` gives them), so the sheet is gone over once."""
+    stats = np.zeros((count, 5), np.int32)
+    stats[0] = (0, 0, mask.shape[1], mask.shape[0], int(np.count_nonzero(mask == 0)))
+    if inked is None:
+        points = cv2.findNonZero(mask)
+        if points is None:
+            return stats
+        xs, ys = np.asarray(points, np.int64).reshape(-1, 2).T
+    else:
+        xs, ys = inked
+    if xs.size == 0 or count <= 1:
+        return stats
+    owners = labels[ys, xs]
+    order = np.argsort(owners, kind="stable")
+    owners, xs, ys = owners[order], xs[order], ys[order]
+    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    which = owners[starts]
+    left, top = np.minimum.reduceat(xs, starts), np.minimum.reduceat(ys, starts)
+    stats[which, 0], stats[which, 1] = left, top
+    stats[which, 2] = np.maximum.reduceat(xs, starts) - left + 1
+    stats[which, 3] = np.maximum.reduceat(ys, starts) - top + 1
+    stats[which, 4] = np.diff(np.r_[starts, len(owners)])
+    return stats
+
+
+def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], strength: Mask, *,
+                stroke: float, silent: Mask | None = None, share: float = 0.5, along: float = 0.8,
+                longest_stroke: float = 20.0, longest: float = 0.2) -> npt.NDArray[np.bool_]:
+    """Which of the blobs (`labels`, `stats` as cv2.connectedComponentsWithStats gives them) are pieces of a
+    line (`without_line_pieces`), by label (the background's entry False)."""
+    height, width = labels.shape
+    gone = np.zeros(len(stats), dtype=bool)
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    area = stats[:, cv2.CC_STAT_AREA]
+    # Thin and long enough to be a stroke of a line: area at most ~2 strokes wide along its extent.
+    candidates = np.flatnonzero((extent >= 3.0 * stroke) & (extent <= longest * min(height, width))
+                                & (area <= 2.5 * stroke * extent * 1.5))
+    for label in candidates[candidates > 0]:
+        gone[label] = _runs_on_past_an_end(labels, stats, int(label), strength, silent, stroke=stroke,
+                                           share=share, along=along, longest_stroke=longest_stroke)
+    return gone
+
+
+def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int,
+                         strength: Mask, silent: Mask | None, *, stroke: float, share: float,
+                         along: float, longest_stroke: float, single: float = 1.5) -> bool:
+    """Whether blob `label` is a straight-ish stroke whose course runs on, past one of its ends, as a ridge
+    of the strength at least `share` of its own, or is longer than `longest_stroke` strokes: straight-ish,
+    or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`)."""
+    x, y, w, h = (int(v) for v in stats[label, :4])
+    ys, xs = np.nonzero(labels[y:y + h, x:x + w] == label)
+    points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
+    middle = points.mean(axis=0)
+    centred = points - middle
+    values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
+    length, thickness = math.sqrt(12.0 * max(values[1], 0.0)), math.sqrt(12.0 * max(values[0], 0.0))
+    # Decision: a blob longer than `longest_stroke` strokes with no more ink than one stroke along its length
+    # (`single` strokes wide) is a line whatever its course, because a freehand line wobbles: a wavy divider
+    # the zone stage did not give lay thicker than two strokes across its main direction and was kept,
+    # then read as a "1" (bench_styles seed 20000 photo 0, dark, small and thin: 358 px long, 23 px across
+    # its course, 0.96 strokes of ink along it). A digit that long does not exist, and a number joined into
+    # one blob holds 3 or more strokes of ink along its length (each digit's path is 2-3 times its height).
+    if length >= longest_stroke * stroke and len(points) <= single * stroke * length:
+        return True
+    if thickness > 2.0 * stroke or length < 3.0 * max(thickness, 1.0):
+        return False
+    if length >= longest_stroke * stroke:
+        return True
+    axis, across = vectors[:, 1], vectors[:, 0]
+    own = float(np.median(strength[ys + y, xs + x]))
+    if own <= 0:
+        return False
+    along_axis = centred @ axis
+    height, width = strength.shape
+    if thickness < stroke and _edge_of_the_dark(labels, strength, middle, axis, across, along_axis, thickness,
+                                                 stroke=stroke, level=own, along=along):
+        return True
+    # 8 strokes, longer than a digit (5-7 strokes tall): a pale "1" broken by the thresholds into two pieces
+    # has a ridge past each piece too, its own unbroken stretch, but paper after that. (And a long piece of a
+    # spoke may end near the corner it runs into.)
+    reach = 8.0 * stroke
+    t = np.arange(1.0, reach + 1.0)
+    for sign, end in ((1.0, float(along_axis.max())), (-1.0, float(along_axis.min()))):
+        start = middle + axis * end
+        half = 0.5 * stroke + 1.0 + 0.1 * t  # the band widens: a freehand line bends
+        offsets = np.linspace(-1.0, 1.0, 9)
+        px = start[0] + sign * axis[0] * t[:, None] + across[0] * half[:, None] * offsets[None, :]
+        py = start[1] + sign * axis[1] * t[:, None] + across[1] * half[:, None] * offsets[None, :]
+        ix, iy = np.rint(px).astype(np.int64), np.rint(py).astype(np.int64)
+        inside = (ix >= 0) & (ix < width) & (iy >= 0) & (iy < height)
+        cx, cy = np.clip(ix, 0, width - 1), np.clip(iy, 0, height - 1)
+        # Silent pixels and the ink (the writing past a digit's stroke, e.g. a "2"'s foot pointing at the
+        # "0" beside it) say nothing, neither line nor paper: a line is told by its stretches that did not
+        # pass for ink. A sample all on them is not counted.
+        inside &= labels[cy, cx] == 0
+        if silent is not None:
+            inside &= silent[cy, cx] == 0
+        dark = np.where(inside, strength[cy, cx], 0).max(axis=1) >= share * own
+        counted = inside.any(axis=1)
+        if counted.sum() < 0.5 * len(t):
+            continue
+        # The ridge must run on from the blob's very end (its first stroke width past it) with no stretch of
+        # paper longer than half a stroke: a digit's stroke pointing at a line a little way off (a "1" under
+        # a crossing of lines, or the piece of a pale "1" the thresholds broke) has paper between.
+        first = counted & (t <= stroke)
+        if float(dark[counted].mean()) >= along and bool(dark[first].all()) \
+                and _longest_run(counted & ~dark) <= 0.5 * stroke:
+            return True
+    return False
+
+
+def _longest_run(on: npt.NDArray[np.bool_]) -> int:
+    """The length of the longest run of True in `on`."""
+    if not on.any():
+        return 0
+    padded = np.concatenate([[False], on, [False]]).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    return int((edges[1::2] - edges[::2]).max())
+
+
+def _edge_of_the_dark(labels: npt.NDArray[np.int32], strength: Mask, middle: npt.NDArray[np.float64],
+                      axis: npt.NDArray[np.float64], across: npt.NDArray[np.float64],
+                      along_axis: npt.NDArray[np.float64], thickness: float, *, stroke: float, level: float,
+                      along: float) -> bool:
+    """Whether a sliver thinner than a stroke lies, over `along` of its length, against a band a stroke wide
+    of not-ink at least `level` dark (its own darkness) on one side: the edge of a wide line that went (a
+    thick wobbly line whose mask lags behind it), not a stroke of its own, which is paler on both sides
+    (paper, or the soft edge of a pale stroke whose core alone passed the thresholds)."""
+    height, width = strength.shape
+    u = np.arange(float(along_axis.min()), float(along_axis.max()) + 1.0)
+    offsets = 0.5 * thickness + 1.0 + np.arange(0.0, stroke)
+    for sign in (1.0, -1.0):
+        px = middle[0] + axis[0] * u[:, None] + sign * across[0] * offsets[None, :]
+        py = middle[1] + axis[1] * u[:, None] + sign * across[1] * offsets[None, :]
+        ix = np.clip(np.rint(px).astype(np.int64), 0, width - 1)
+        iy = np.clip(np.rint(py).astype(np.int64), 0, height - 1)
+        dark = ((strength[iy, ix] >= level) & (labels[iy, ix] == 0)).all(axis=1)
+        if float(dark.mean()) >= along:
+            return True
+    return False
