@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -68,8 +69,9 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
 
     A "1" touching the digit beside it makes a glyph hardly wider than one digit, and a single wide
     digit can be wider than two narrow ones, so width alone cannot tell: every glyph at least
-    `narrowest` × `height` wide is also offered whole (when no wider than 1.6 digits' height), cut in
-    two at the thinnest columns of its middle part, and, when wide, cut in three. A narrower glyph at
+    `narrowest` × `height` wide is also offered whole (when no wider than 1.6 digits' height, or when
+    its ink rings one hole across most of its width: a 0 written wide, `_one_ring`), cut in two at the
+    thinnest columns of its middle part, and, when wide, cut in three. A narrower glyph at
     least `edges` × `height` wide is offered only the cuts that take a "1" off either side
     (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. A glyph
     whose "1" on the left leaves a rest wide enough for two digits is also offered the "1" cut off
@@ -98,7 +100,7 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
             for column in nearer:
                 add(_boxes_between(glyph, piece, [column]), most + 1)
         return options
-    if w <= 1.6 * height:
+    if w <= 1.6 * height or _one_ring(piece):
         add([(x, y, w, h)])
     lo, hi = max(1, int(0.2 * w)), min(w - 1, int(np.ceil(0.8 * w)))
     if hi > lo:
@@ -144,6 +146,41 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
         if rest is not None:
             add(_boxes_between(glyph, piece, [column, rest]), most + 3)
     return options
+
+
+_RING_ACROSS = 0.5
+"""A hole in a glyph's ink at least this share of the glyph's width across makes it one digit, a 0.
+
+Decision: 0.5, because touching digits each ring their own holes ("00", "80": each under half the
+glyph's width) and no two digits side by side enclose one hole between them, while the hole of a 0
+written wide is its width less two pen strokes (small 20004: a 0 1.65 digit heights wide, 33 px, pen 5.5
+px, hole 0.67 of its width)."""
+_RING_GAP = 0.15
+"""A ring left open by a gap up to about twice this share of the glyph's height still rings its hole
+(a 0 whose end does not quite meet its start: small 20004, a 6 px gap in a 21 px 0)."""
+
+
+def _one_ring(piece: npt.NDArray[np.bool_]) -> bool:
+    """Whether the glyph's ink (`piece`, its own box) rings one hole that spans at least `_RING_ACROSS`
+    of its width and a quarter of its height: as it is, or with its ring closed where it is open by a
+    little (`_RING_GAP`): a single 0, however wide it is written."""
+    h, w = piece.shape
+    return any(_rings_across(piece, grow, w, h) for grow in (0, max(1, round(_RING_GAP * h))))
+
+
+def _rings_across(piece: npt.NDArray[np.bool_], grow: int, w: int, h: int) -> bool:
+    """Whether `piece`'s ink, grown by `grow` pixels every way, rings a hole as `_one_ring` asks (the
+    hole measured as it was before the ink grew into it: `grow` wider on each side)."""
+    padded = np.pad(piece, grow + 1).astype(np.uint8)
+    if grow:
+        kernel = np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)
+        padded = np.asarray(cv2.dilate(padded, kernel), dtype=np.uint8)
+    # The paper around the glyph is one component touching the border; any other is a hole.
+    paper = np.asarray(padded == 0, dtype=np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
+    outside = int(labels[0, 0])
+    return any(i != outside and stats[i, cv2.CC_STAT_WIDTH] + 2 * grow >= _RING_ACROSS * w
+               and stats[i, cv2.CC_STAT_HEIGHT] + 2 * grow >= 0.25 * h for i in range(1, count))
 
 
 def _rest_cut(profile: npt.NDArray[np.float64], edge: int, narrowest: float) -> int | None:
