@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision import _group
+from sheetscan.vision import _digit_cuts, _group
 from sheetscan.vision._swallow import absorbed
 from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision.numbers import NumberToken
@@ -47,7 +47,7 @@ def test_a_one_run_into_two_touching_digits_is_offered_cut_into_three() -> None:
     mask = _one_two_zero()
     glyph = _one_glyph(mask)
     x, _, w, h = glyph.box
-    options = _group.cut_options(glyph, mask, height=40, width=26, narrowest=0.75)
+    options = _digit_cuts.cut_options(glyph, mask, height=40, width=26, narrowest=0.75)
     three = [o for o in options if len(o) == 3 and o[0][2] <= 8 and o[0][3] >= 0.9 * h
              and o[1][0] <= 14 and o[1][0] + o[1][2] < 53 and o[2][0] + o[2][2] == x + w]
     assert three, options
@@ -61,7 +61,7 @@ def test_only_a_numbers_leading_glyph_is_offered_a_one_and_two_more() -> None:
     # cuts it into three.
     mask = _one_two_zero()
     glyph = _one_glyph(mask)
-    options = _group.cut_options(glyph, mask, height=40, width=26, narrowest=0.75, leading=False)
+    options = _digit_cuts.cut_options(glyph, mask, height=40, width=26, narrowest=0.75, leading=False)
     assert not [o for o in options if len(o) == 3 and o[0][2] <= 8], options
     assert options  # still read whole and cut as before
 
@@ -73,7 +73,7 @@ def test_two_touching_zeros_are_not_offered_a_one() -> None:
     cv2.ellipse(mask, (18, 25), (12, 19), 0, 0, 360, 255, 3)
     cv2.ellipse(mask, (44, 25), (12, 19), 0, 0, 360, 255, 3)
     glyph = _one_glyph(mask)
-    options = _group.cut_options(glyph, mask, height=40, width=26, narrowest=0.75)
+    options = _digit_cuts.cut_options(glyph, mask, height=40, width=26, narrowest=0.75)
     assert not [o for o in options if len(o) == 3 and min(b[2] for b in o) <= 8]
 
 
@@ -113,7 +113,7 @@ def test_the_running_totals_choose_the_three_digits_of_a_one_run_into_two() -> N
     # reads "20" surely, a step back from 90; its "1" cut off, the rest whole (6 + 59 px), "10", back
     # too. Only the cut into three (6 + 29 + 30 px) reads 120, in step: the totals take it.
     mask = _one_two_zero()
-    options = _group.cut_options(_one_glyph(mask), mask, height=40, width=26, narrowest=0.75)
+    options = _digit_cuts.cut_options(_one_glyph(mask), mask, height=40, width=26, narrowest=0.75)
     assert [b[2] for b in options[0]] == [35, 30]
     assert [6, 29, 30] in [[b[2] for b in o] for o in options]
     table = {w: (0, 0.5) for o in options for _, _, w, _ in o}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision import _group
+from sheetscan.vision import _digit_cuts, _group
 from sheetscan.vision._steps import Choice
 from sheetscan.vision._swallow import absorbed
 from sheetscan.vision.numbers import NumberToken
@@ -49,7 +49,7 @@ def test_a_one_joined_at_its_foot_is_offered_cut_off_where_it_joins() -> None:
     glyph = _one_glyph(mask)
     x, y, w, h = glyph.box
     assert (w, h) == (50, 50)
-    options = _group.cut_options(glyph, mask, height=50, width=36, narrowest=0.75, edges=0.4)
+    options = _digit_cuts.cut_options(glyph, mask, height=50, width=36, narrowest=0.75, edges=0.4)
     ones = [o for o in options if len(o) == 2 and o[0] == (x, y, 6, 50) and o[1][0] == x + 6]
     assert ones, options
     # The cut inside the loop is still offered (the recogniser and the totals choose).
@@ -63,13 +63,13 @@ def test_no_nearer_cut_when_the_thinnest_column_is_the_joint() -> None:
     mask = _one_six(loop=7)
     x, y, w, h = _one_glyph(mask).box
     piece = mask[y:y + h, x:x + w] > 0
-    thinnest, nearer = _group._edge_strokes(piece, piece.sum(axis=0).astype(np.float64))
+    thinnest, nearer = _digit_cuts._edge_strokes(piece, piece.sum(axis=0).astype(np.float64))
     assert thinnest[0] == 6
     assert nearer == []
     # With the thin loop the joint is the nearer one.
     mask = _one_six()
     piece = mask[y:y + h, x:x + w] > 0
-    thinnest, nearer = _group._edge_strokes(piece, piece.sum(axis=0).astype(np.float64))
+    thinnest, nearer = _digit_cuts._edge_strokes(piece, piece.sum(axis=0).astype(np.float64))
     assert thinnest[0] > 12 and nearer == [6]
 
 

@@ -18,13 +18,12 @@ from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision._steps import monotone_picks
 from sheetscan.vision._totals import choose_cuts, part_token
-from sheetscan.vision._zone_ink import _blocks, components, line_remnants
+from sheetscan.vision._zone_ink import _blocks, line_remnants
 from sheetscan.vision.ink import find_ink
 from sheetscan.vision.numbers import (
     NumberToken,
     ZoneTokens,
     _candidate_angles,
-    _turn_stats,
     _without_print,
     find_numbers,
     read_numbers,
@@ -118,19 +117,6 @@ def test_a_strike_is_nearly_level_and_a_slanting_line_through_digits_is_none() -
     assert strikes(11) == []
 
 
-def test_touching_digits_are_cut_at_the_thinnest_column() -> None:
-    mask = np.zeros((40, 80), np.uint8)
-    cv2.rectangle(mask, (5, 5), (30, 35), 255, 3)  # a "0" 26 px wide
-    cv2.rectangle(mask, (36, 5), (62, 35), 255, 3)  # another, 6 px to its right
-    cv2.line(mask, (30, 20), (36, 20), 255, 2)  # joined by a thin stroke
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    (blob,) = _group.blobs_of(stats)
-    boxes = _group.digit_boxes(_group.Glyph((blob,)), mask, height=31, width=26)
-    assert len(boxes) == 2
-    cut = boxes[1][0]
-    assert 30 <= cut <= 37
-
-
 def test_a_dot_is_told_from_a_speck_and_from_a_digit() -> None:
     dot = _group.Blob(1, 0, 0, 5, 5, 19)
     speck = _group.Blob(2, 0, 0, 1, 1, 1)
@@ -215,21 +201,6 @@ def test_a_part_of_a_number_gets_its_share_of_the_quad() -> None:
     part = part_token(token, ((50, 0, 40, 20),))
     assert part.quad == ((50.0, 0.0), (100.0, 0.0), (100.0, 20.0), (50.0, 20.0))
     assert part.image.digit_boxes == ((50, 0, 40, 20),)
-
-
-def test_a_glyph_of_two_touching_digits_is_offered_whole_and_cut_at_the_joint() -> None:
-    mask = np.zeros((40, 60), np.uint8)
-    cv2.line(mask, (8, 5), (8, 35), 255, 3)  # a "1"
-    cv2.rectangle(mask, (16, 5), (40, 35), 255, 3)  # a "0" right next to it
-    cv2.line(mask, (8, 20), (16, 20), 255, 2)  # touching it
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    (blob,) = _group.blobs_of(stats)
-    options = _group.cut_options(_group.Glyph((blob,)), mask, height=31, width=25)
-    assert [(blob.x, blob.y, blob.w, blob.h)] in options
-    two = [o for o in options if len(o) == 2]
-    assert two, options
-    # Some cut falls in the gap between the "1" (x ≤ 9) and the "0" (x ≥ 15).
-    assert any(10 <= o[1][0] <= 15 for o in two), two
 
 
 def test_a_one_along_the_zone_edge_beside_its_digit_is_not_taken_for_the_line() -> None:
@@ -406,18 +377,3 @@ def test_on_its_label_a_faint_token_goes_however_tall_its_letters() -> None:
     kept = _without_print(blocks, {0: label_middle})
     assert tuple(kept[0].candidates[0][1]) == tuple(dark)
     assert tuple(kept[1].candidates[0][1]) == tuple(pale)
-
-
-def test_blob_boxes_turn_with_the_block() -> None:
-    # A 4 × 5 box at (2, 3) of a 20 px wide, 10 px tall image. np.rot90 turns it a quarter
-    # counter-clockwise: pixel (x, y) goes to (y, 20 − 1 − x), so the box goes to (3, 20 − 2 − 4) =
-    # (3, 14), 5 wide and 4 tall; a second turn (the image now 10 wide) gives (14, 10 − 3 − 5) = (14, 2).
-    mask = np.zeros((10, 20), np.uint8)
-    mask[3:8, 2:6] = 255
-    labels, stats, _ = components(mask)
-    assert tuple(_turn_stats(stats, 1, mask.shape)[1, :4]) == (3, 14, 5, 4)
-    assert tuple(_turn_stats(stats, 2, mask.shape)[1, :4]) == (14, 2, 4, 5)
-    for turns in range(4):
-        ys, xs = np.nonzero(np.rot90(labels, turns) == 1)
-        x, y, w, h = _turn_stats(stats, turns, mask.shape)[1, :4]
-        assert (x, y, x + w - 1, y + h - 1) == (xs.min(), ys.min(), xs.max(), ys.max())

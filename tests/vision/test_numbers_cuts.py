@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from sheetscan.vision import _group
+from sheetscan.vision import _digit_cuts, _group
 from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision._swallow import wide_ways
 from sheetscan.vision._totals import choose_cuts
@@ -148,7 +148,7 @@ def test_a_one_run_into_the_side_of_a_wide_digit_is_offered_cut_off() -> None:
     (blob,) = _group.blobs_of(stats)
     glyph = _group.Glyph((blob,))
     x, _, w, h = glyph.box
-    options = _group.cut_options(glyph, mask, height=40, width=30, narrowest=0.75)
+    options = _digit_cuts.cut_options(glyph, mask, height=40, width=30, narrowest=0.75)
     ones = [o for o in options if len(o) == 2 and o[0][2] <= 8 and o[0][3] >= 0.75 * h]
     assert ones and ones[0][1][0] + ones[0][1][2] == x + w
     # A plain wide "0" has no such cut: its thin left edge is no stroke of its own.
@@ -156,7 +156,7 @@ def test_a_one_run_into_the_side_of_a_wide_digit_is_offered_cut_off() -> None:
     cv2.ellipse(ring, (31, 25), (21, 19), 0, 0, 360, 255, 3)
     _, _, stats, _ = cv2.connectedComponentsWithStats(ring)
     (blob,) = _group.blobs_of(stats)
-    plain = _group.cut_options(_group.Glyph((blob,)), ring, height=40, width=30, narrowest=0.75)
+    plain = _digit_cuts.cut_options(_group.Glyph((blob,)), ring, height=40, width=30, narrowest=0.75)
     assert not [o for o in plain if len(o) == 2 and min(o[0][2], o[1][2]) <= 10]
 
 
@@ -174,8 +174,8 @@ def test_a_narrow_pair_of_ones_is_offered_cut_in_two() -> None:
     glyph = _group.Glyph((blob,))
     _, _, w, h = glyph.box
     assert w < 0.75 * 40
-    assert _group.cut_options(glyph, mask, height=40, width=30, narrowest=0.75) == [[glyph.box]]
-    options = _group.cut_options(glyph, mask, height=40, width=30, narrowest=0.75, edges=0.4)
+    assert _digit_cuts.cut_options(glyph, mask, height=40, width=30, narrowest=0.75) == [[glyph.box]]
+    options = _digit_cuts.cut_options(glyph, mask, height=40, width=30, narrowest=0.75, edges=0.4)
     assert [o for o in options if len(o) == 2 and all(box[3] >= 0.9 * h for box in o)]
     # A lone "1" (one stroke, 3 px wide) is narrower than `edges` allows: its one way only.
     one = np.zeros((50, 30), np.uint8)
@@ -183,7 +183,7 @@ def test_a_narrow_pair_of_ones_is_offered_cut_in_two() -> None:
     _, _, stats, _ = cv2.connectedComponentsWithStats(one)
     (blob,) = _group.blobs_of(stats)
     lone = _group.Glyph((blob,))
-    assert _group.cut_options(lone, one, height=40, width=30, narrowest=0.75, edges=0.4) == [[lone.box]]
+    assert _digit_cuts.cut_options(lone, one, height=40, width=30, narrowest=0.75, edges=0.4) == [[lone.box]]
 
 
 def test_a_writer_who_runs_one_1_into_its_digit_is_read_for_it_everywhere() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sheetscan.vision import numbers as numbers_module
+from sheetscan.vision import _cut_block
 from sheetscan.vision._angles import choose_angles
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision.ink import find_ink
@@ -37,13 +37,13 @@ def _sheet(turns: int) -> tuple[np.ndarray, Writer]:
 def test_numbers_at_an_angle_are_cut_only_when_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     image, _ = _sheet(0)
     made: list[int] = []
-    original = numbers_module._number_image
+    original = _cut_block._number_image
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         made.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(numbers_module, "_number_image", counting)
+    monkeypatch.setattr(_cut_block, "_number_image", counting)
     tokens = find_numbers(find_ink(image), whole(image, (0,)))
     assert made == []  # nothing is cut before it is asked for
     at_180 = dict(tokens.blocks[0].candidates)[180]
@@ -108,19 +108,3 @@ def test_an_angle_whose_read_totals_go_back_is_dropped_before_its_peek_is_read()
                                   clear=math.inf)
     assert angle == 0
     assert {31, 34, 32, 33} & set(reader.widths) == {31, 34}
-
-
-def test_cut_all_cuts_every_number_once() -> None:
-    # `cut_all` is what a form's reading calls to cut a block in full ahead of time (in two threads):
-    # afterwards the source is spent and asking for the numbers takes nothing more from it.
-    taken: list[int] = []
-
-    def source() -> Any:
-        for i in range(5):
-            taken.append(i)
-            yield i
-
-    lazily = numbers_module._Lazily(source())
-    lazily.cut_all()
-    assert taken == [0, 1, 2, 3, 4]
-    assert list(lazily) == [0, 1, 2, 3, 4] and len(lazily) == 5 and taken == [0, 1, 2, 3, 4]

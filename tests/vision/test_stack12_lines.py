@@ -1,5 +1,5 @@
 """Two lines of writing joined where a digit of one touches a digit of the other are cut apart
-(`_group.line_cut`, `numbers._two_lines`): a number is one line of digits.
+(`_group.line_cut`, `_cut_block._two_lines`): a number is one line of digits.
 
 The masks are drawn here by hand, so every expected row is counted from the drawing."""
 
@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 
 from sheetscan.vision import _group
+from sheetscan.vision._cut_block import _two_lines
 from sheetscan.vision._zone_ink import components
-from sheetscan.vision.numbers import _two_lines
 
 
 def _ring(mask: np.ndarray, top: int, left: int, tall: int = 40, wide: int = 28, stroke: int = 4) -> None:

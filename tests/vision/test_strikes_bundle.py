@@ -1,6 +1,6 @@
 """Stage 5, numbers: a digit struck through and run into the number written after it (its strike
 bridged the space between them), on hand-made glyph boxes and fixed readings whose answer is evident
-by construction: the one number they were before the strike was looked for (`numbers._leading`),
+by construction: the one number they were before the strike was looked for (`_cut_block._leading`),
 and the recogniser's judgement putting it back or not (`_judge.judged_all`).
 """
 
@@ -11,11 +11,12 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from sheetscan.vision._cut_block import _cut_at_angle, _leading
 from sheetscan.vision._digit_cache import DigitCache
 from sheetscan.vision._group import Blob, Glyph, Group
 from sheetscan.vision._judge import judged_all
 from sheetscan.vision._zone_ink import components
-from sheetscan.vision.numbers import NumberToken, _cut_at_angle, _leading
+from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import NumberImage
 from tests.vision._fixed_reader import FixedReader
 

@@ -1,0 +1,239 @@
+"""Cutting one glyph of touching ink into digits, in a frame where the writing runs left to right.
+
+A glyph much wider than a digit is touching digits, cut at the columns with the least ink near the even
+cut points (`digit_boxes`). A glyph that may be one wide digit or touching ones is offered every
+likely way (`cut_options`): whole, cut in two at the thinnest columns of its middle, cut in three, and
+with a "1" cut off either side where it ran into its digit (`_edge_strokes`); the recogniser and the
+zone's running totals choose among them. Grouping blobs into glyphs and numbers is `_group`'s.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from sheetscan.vision._group import Box, Glyph, Mask, column_runs
+
+
+def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
+                wide: float = 1.2) -> list[Box]:
+    """The digit boxes of a glyph, left to right: one, or several where touching digits are cut.
+
+    A glyph wider than `wide` × `height` holds about its width / `width` digits (`width`: the
+    writer's typical digit width); it is cut at the columns with the least ink near the even cut
+    points, which is where touching digits join.
+    """
+    x, y, w, h = glyph.box
+    if w <= wide * height or h == 0:
+        return [(x, y, w, h)]
+    digit = width if width else 0.7 * height
+    count = max(2, round(w / digit))
+    piece = mask[y:y + h, x:x + w] > 0
+    # The raw column profile: a joint between touching digits may be a single column wide.
+    profile = piece.sum(axis=0).astype(np.float64)
+    cuts: list[int] = []
+    window = max(1, int(0.3 * w / count))
+    for i in range(1, count):
+        centre = round(i * w / count)
+        lo, hi = max((cuts[-1] if cuts else 0) + 1, centre - window), min(w - 1, centre + window)
+        if hi <= lo:
+            cuts.append(centre)
+            continue
+        columns = np.arange(lo, hi + 1)
+        # Among equally thin columns, the one nearest the even cut point.
+        cost = profile[lo:hi + 1] + 0.01 * np.abs(columns - centre)
+        cuts.append(lo + int(np.argmin(cost)))
+    return _boxes_between(glyph, piece, cuts)
+
+
+def _boxes_between(glyph: Glyph, piece: npt.NDArray[np.bool_], cuts: list[int]) -> list[Box]:
+    """The glyph's digit boxes between the cut columns (relative to the glyph's box), each box
+    trimmed to the rows its ink fills."""
+    x, y, w, h = glyph.box
+    boxes: list[Box] = []
+    for a, b in itertools.pairwise([0, *cuts, w]):
+        rows = np.flatnonzero(piece[:, a:b].any(axis=1))
+        if rows.size == 0 or b <= a:
+            continue
+        boxes.append((x + a, y + int(rows[0]), b - a, int(rows[-1] - rows[0] + 1)))
+    return boxes or [(x, y, w, h)]
+
+
+def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
+                narrowest: float = 0.55, edges: float = 1e9, most: int = 5,
+                leading: bool = True) -> list[list[Box]]:
+    """The ways a glyph may be cut into digits, the likeliest by its width first (`digit_boxes`).
+
+    A "1" touching the digit beside it makes a glyph hardly wider than one digit, and a single wide
+    digit can be wider than two narrow ones, so width alone cannot tell: every glyph at least
+    `narrowest` × `height` wide is also offered whole (when no wider than 1.6 digits' height, or when
+    its ink rings one hole across most of its width: a 0 written wide, `_one_ring`), cut in two at the
+    thinnest columns of its middle part, and, when wide, cut in three. A narrower glyph at
+    least `edges` × `height` wide is offered only the cuts that take a "1" off either side
+    (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. A glyph
+    whose "1" on the left leaves a rest wide enough for two digits is also offered the "1" cut off
+    and the rest cut in two ("120" written touching), when it is its number's `leading` glyph, and the
+    "1" cut off where it joins its digit when that is not the thinnest column (`_edge_strokes`). The
+    recogniser and the zone's running totals choose among them. At most `most` options, and those
+    last ones.
+    """
+    x, y, w, h = glyph.box
+    first = digit_boxes(glyph, mask, height=height, width=width)
+    options = [first]
+
+    def add(boxes: list[Box], limit: int = most) -> None:
+        if boxes and boxes not in options and len(options) < limit:
+            options.append(boxes)
+
+    if h == 0:
+        return options
+    piece = mask[y:y + h, x:x + w] > 0
+    profile = piece.sum(axis=0).astype(np.float64)
+    if w < narrowest * height:
+        if w >= edges * height:
+            thinnest, nearer = _edge_strokes(piece, profile)
+            for column in thinnest:
+                add(_boxes_between(glyph, piece, [column]))
+            for column in nearer:
+                add(_boxes_between(glyph, piece, [column]), most + 1)
+        return options
+    if w <= 1.6 * height or _one_ring(piece):
+        add([(x, y, w, h)])
+    lo, hi = max(1, int(0.2 * w)), min(w - 1, int(np.ceil(0.8 * w)))
+    if hi > lo:
+        # Local minima of the column profile in the middle part, thinnest first; the nearer the
+        # middle, the likelier among equals.
+        columns = np.arange(lo, hi)
+        cost = profile[lo:hi] + 0.02 * np.abs(columns - w / 2)
+        picked: list[int] = []
+        for i in np.argsort(cost, kind="stable"):
+            column = int(columns[i])
+            if all(abs(column - c) >= max(2, 0.15 * w) for c in picked):
+                picked.append(column)
+            if len(picked) == 2:
+                break
+        for column in picked:
+            add(_boxes_between(glyph, piece, [column]))
+    edges_cut, nearer = _edge_strokes(piece, profile)
+    for column in edges_cut:
+        add(_boxes_between(glyph, piece, [column]))
+    if w >= 1.1 * height:
+        add(digit_boxes(glyph, mask, height=height, width=w / 3, wide=0.0))
+    # A "1" run into two touching digits ("120", "135" as one glyph): the "1" cut off its left side,
+    # the rest cut where the two join, as a glyph of two touching digits is. Offered beyond `most`:
+    # each option above makes one cut or even ones, and none of them finds the three digits.
+    # Decision: only a "1" on the left, because a number's hundreds are its only "1" that three
+    # touching digits hold in front of two others (totals 100-199), while the straight right side of
+    # a last 0, 4 or 9 cut off reads as a sure "1" (seed 4004: "200" read "210").
+    # Decision: only in the number's first glyph, for the same reason: a "1" in front of two more digits
+    # after another glyph makes a number of four, which no one writes (bench_styles seed 5004, big: the
+    # "00" of a last "200" cut as "1" and two, read "2670").
+    for column in edges_cut[:1] if leading else ():
+        rest = _rest_cut(profile, column, narrowest * height) if column < w / 2 else None
+        if rest is not None:
+            add(_boxes_between(glyph, piece, [column, rest]), most + 1)
+    # The "1" cut where it joins its digit (`_edge_strokes`' nearer column), beyond `most`: with the
+    # rest whole when it is narrower than a digit is tall, and cut in two when it may be two digits, in
+    # a leading glyph. (A rest of two digits read whole reads as "not a digit", and the number as a
+    # sure "1": seeds 3008 "100", 6003 "128".)
+    for column in nearer:
+        if w - column < height:
+            add(_boxes_between(glyph, piece, [column]), most + 2)
+        rest = _rest_cut(profile, column, narrowest * height) if leading else None
+        if rest is not None:
+            add(_boxes_between(glyph, piece, [column, rest]), most + 3)
+    return options
+
+
+_RING_ACROSS = 0.5
+"""A hole in a glyph's ink at least this share of the glyph's width across makes it one digit, a 0.
+
+Decision: 0.5, because touching digits each ring their own holes ("00", "80": each under half the
+glyph's width) and no two digits side by side enclose one hole between them, while the hole of a 0
+written wide is its width less two pen strokes (small 20004: a 0 1.65 digit heights wide, 33 px, pen 5.5
+px, hole 0.67 of its width)."""
+_RING_GAP = 0.15
+"""A ring left open by a gap up to about twice this share of the glyph's height still rings its hole
+(a 0 whose end does not quite meet its start: small 20004, a 6 px gap in a 21 px 0)."""
+
+
+def _one_ring(piece: npt.NDArray[np.bool_]) -> bool:
+    """Whether the glyph's ink (`piece`, its own box) rings one hole that spans at least `_RING_ACROSS`
+    of its width and a quarter of its height: as it is, or with its ring closed where it is open by a
+    little (`_RING_GAP`): a single 0, however wide it is written."""
+    h, w = piece.shape
+    return any(_rings_across(piece, grow, w, h) for grow in (0, max(1, round(_RING_GAP * h))))
+
+
+def _rings_across(piece: npt.NDArray[np.bool_], grow: int, w: int, h: int) -> bool:
+    """Whether `piece`'s ink, grown by `grow` pixels every way, rings a hole as `_one_ring` asks (the
+    hole measured as it was before the ink grew into it: `grow` wider on each side)."""
+    padded = np.pad(piece, grow + 1).astype(np.uint8)
+    if grow:
+        kernel = np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)
+        padded = np.asarray(cv2.dilate(padded, kernel), dtype=np.uint8)
+    # The paper around the glyph is one component touching the border; any other is a hole.
+    paper = np.asarray(padded == 0, dtype=np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
+    outside = int(labels[0, 0])
+    return any(i != outside and stats[i, cv2.CC_STAT_WIDTH] + 2 * grow >= _RING_ACROSS * w
+               and stats[i, cv2.CC_STAT_HEIGHT] + 2 * grow >= 0.25 * h for i in range(1, count))
+
+
+def _rest_cut(profile: npt.NDArray[np.float64], edge: int, narrowest: float) -> int | None:
+    """Where to cut the rest of a glyph once a "1" is cut off its left side at column `edge`
+    (`_edge_strokes`): the thinnest column of the rest's middle part (nearer its middle among equals),
+    as `cut_options` cuts a glyph in two; None when the rest is narrower than `narrowest` pixels (one
+    digit only)."""
+    start, end = edge, profile.size
+    if end - start < narrowest:
+        return None
+    lo, hi = start + max(1, int(0.2 * (end - start))), start + int(np.ceil(0.8 * (end - start)))
+    if hi <= lo:
+        return None
+    columns = np.arange(lo, hi)
+    cost = profile[lo:hi] + 0.02 * np.abs(columns - (start + end) / 2)
+    return int(columns[int(np.argmin(cost))])
+
+
+def _edge_strokes(piece: npt.NDArray[np.bool_], profile: npt.NDArray[np.float64], *, side: float = 0.4,
+                  tall: float = 0.75) -> tuple[list[int], list[int]]:
+    """Columns that cut a "1" off either side of a glyph: a "1" run into the digit beside it stands
+    within `side` of the glyph's width from its edge, where the middle-part cuts of `cut_options` do
+    not look. For each side, the thinnest column within `side` of that edge (not the outermost
+    tenth) whose outer part stands at least `tall` of the glyph's height and is thicker somewhere than
+    at the cut (a stroke, not the glyph's thin edge). Returned with the nearer columns: on the left,
+    the first such column where the profile stops falling, when it is nearer the edge than the
+    thinnest and crosses one stroke (the thinnest may lie inside the next digit's loop: a "16" whose
+    "1" touches the 6's foot was cut through the loop and read "10", seed 2009).
+
+    Decision: the nearer column on the left side only, because a "1" run into the digit after it is a
+    number's leading "1" (10-19, 100-199), while a digit's straight right side cut off reads as a
+    sure "1" too (a "4" read "41")."""
+    h, w = piece.shape
+    has = piece.any(axis=0)
+    top = np.where(has, piece.argmax(axis=0), h)
+    bottom = np.where(has, h - piece[::-1].argmax(axis=0), 0)
+    out: list[int] = []
+    nearer: list[int] = []
+    for flip in (False, True):
+        tops, bottoms, columns = (top[::-1], bottom[::-1], profile[::-1]) if flip else (top, bottom, profile)
+        # The rows the part before each column spans, and its thickest column (outer part = [0, c)).
+        span = np.maximum.accumulate(bottoms) - np.minimum.accumulate(tops)
+        thickest = np.maximum.accumulate(columns)
+        cuts = np.arange(max(2, int(0.1 * w)), int(side * w) + 1)
+        fits = cuts[(span[cuts - 1] >= tall * h) & (columns[cuts] < 0.6 * thickest[cuts - 1])]
+        if fits.size:
+            best = int(fits[np.argmin(columns[fits])])
+            out.append(w - best if flip else best)
+            # On the left, also the first of those columns where the profile stops falling, when it lies
+            # nearer the edge than the thinnest and crosses one stroke: where a "1" joins its digit (a
+            # column through a 6's or a 0's own curve crosses its loop twice).
+            dips = fits[columns[np.minimum(fits + 1, columns.size - 1)] >= columns[fits]]
+            dip = int(dips[0]) if dips.size else w
+            if not flip and dip < best and column_runs(piece[:, dip:dip + 1])[0] == 1:
+                nearer.append(dip)
+    return out, nearer

@@ -1,0 +1,134 @@
+"""What stage 5's cutting hands to its reading: the tokens of every zone, one per written number.
+
+A `NumberToken` is one written number cut out, turned to read normally, with its digit boxes and the
+other ways its glyphs may be cut; a `ZoneTokens` holds one block of a zone cut at every angle it may
+be written at; `Tokens` holds every zone's blocks and the centre circle's. The numbers of a block at
+one angle are cut only as far as they are asked for (`Lazily`): the reading tries every angle on a
+few numbers and keeps one (`numbers.read_numbers`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import overload
+
+from sheetscan.vision import _group
+from sheetscan.vision._steps import USUAL_STEP
+from sheetscan.vision.recognise import NumberImage
+
+Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class NumberToken:
+    """One written number, cut out and ready for the recogniser."""
+
+    zone: int
+    """Index of the zone (CIRCLE for the pulka target)."""
+    angle: int
+    """The writing angle it was cut at (clockwise degrees, 0 = reads normally on the upright sheet)."""
+    row: int
+    """The line of writing it sits on within its block (0 = first)."""
+    quad: Quad
+    """Its box's corners on the upright sheet (pixels), in reading order: top-left, top-right,
+    bottom-right, bottom-left as the writer sees them."""
+    image: NumberImage
+    """The crop turned to read normally, with its digit boxes, for the recogniser."""
+    crossed_out: bool
+    """A strike runs through most of its digits."""
+    glyph_cuts: tuple[tuple[tuple[_group.Box, ...], ...], ...] = ()
+    """For each glyph, the ways to cut it into digit boxes (in `image` coordinates), the one used in
+    `image` first: a wide glyph may be one wide digit or two touching ones."""
+    digit_size: tuple[float, float] = (0.0, 0.0)
+    """The block's typical digit (height, width) in pixels; (0, 0) when unknown."""
+    glyph_joins: tuple[tuple[int, _group.Box], ...] = ()
+    """Neighbouring glyphs that may be pieces of one digit (a pale or broken stroke leaves a 0 as
+    "(" and ")"): the index of the first of the two in `glyph_cuts`, and the box of both."""
+    unstruck: NumberToken | None = None
+    """When only a short strike marks it crossed out (`_strikes.find_short_strikes`): the number as
+    written (with `whole`, the part of it the strike crossed), the strike left in, not crossed out;
+    the recogniser judges which it is (`_judge.judged`)."""
+    whole: NumberToken | None = None
+    """When its short strike also cut it off from the numbers written after it (they were one number
+    with the strike left in): that one number, read in place of it and of them (the tokens of the
+    same `bundle` that follow it) when the recogniser rejects the strike."""
+    bundle: int = -1
+    """The numbers cut apart by one short strike share this (>= 0) within their block and angle."""
+
+
+@dataclass(frozen=True)
+class ZoneTokens:
+    """One block of a zone (an L-shaped zone has two), cut at every candidate angle."""
+
+    zone: int
+    """Index of the zone (CIRCLE for the pulka target)."""
+    block: int
+    """Which block of the zone, in writing order."""
+    candidates: tuple[tuple[int, Sequence[NumberToken]], ...]
+    """(angle, the block's numbers in writing order when cut at that angle), usual angle first. The
+    numbers are cut as they are asked for (`Lazily`): most angles are tried on a few numbers only."""
+    rising: bool = False
+    """The zone's totals only ever go up (a mountain or whists zone); a pulka may be counted down."""
+    steps: float = USUAL_STEP
+    """The largest step between the zone's totals that costs nothing (`_steps.PULKA_STEP` for a pulka)."""
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Every zone's tokens, and the centre circle's."""
+
+    blocks: tuple[ZoneTokens, ...]
+    """The blocks of every zone, zone by zone."""
+    target: ZoneTokens | None
+    """The centre circle, where the pulka target is written; None when the sheet has no circle."""
+
+
+class Lazily(Sequence[NumberToken]):
+    """Numbers cut only as far as they are asked for, each once: the reading tries every angle of a
+    block on its first few numbers and keeps one, so the others are mostly never cut in full."""
+
+    def __init__(self, numbers: Iterator[NumberToken]) -> None:
+        self._source = numbers
+        self._done: list[NumberToken] = []
+        self._complete = False
+
+    def _upto(self, count: int | None) -> None:
+        while not self._complete and (count is None or len(self._done) < count):
+            token = next(self._source, None)
+            if token is None:
+                self._complete = True
+            else:
+                self._done.append(token)
+
+    def cut_all(self) -> None:
+        """Cut every number now (and keep them), so that later asking costs nothing."""
+        self._upto(None)
+
+    def __len__(self) -> int:
+        self._upto(None)
+        return len(self._done)
+
+    @overload
+    def __getitem__(self, index: int) -> NumberToken: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[NumberToken, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> NumberToken | tuple[NumberToken, ...]:
+        if isinstance(index, slice):
+            ends = (index.start, index.stop)
+            whole = index.stop is None or any(end is not None and end < 0 for end in ends)
+            self._upto(None if whole else index.stop)
+            return tuple(self._done[index])
+        self._upto(None if index < 0 else index + 1)
+        return self._done[index]
+
+    def __iter__(self) -> Iterator[NumberToken]:
+        i = 0
+        while True:
+            self._upto(i + 1)
+            if i >= len(self._done):
+                return
+            yield self._done[i]
+            i += 1
