@@ -16,12 +16,9 @@ from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import opening, runs_of, without_crossed
-from sheetscan.vision._ring_fit import Ring, fit_ring, ring_around
 from sheetscan.vision._threads import in_background
 
-# (`Ring`, `fit_ring` and `ring_around` live in `_ring_fit`; named here for `zones`, which imports them from
-# this module.)
-__all__ = ["Measured", "Ring", "fit_ring", "line_masks", "measure", "ring_around", "without_rulings"]
+__all__ = ["Measured", "line_masks", "measure", "without_rulings"]
 
 SIDES = ("left", "top", "right", "bottom")
 

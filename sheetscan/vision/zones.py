@@ -25,8 +25,9 @@ from sheetscan.vision._bend import Displacement, fit_displacement, trace_bands
 from sheetscan.vision._debug import DebugSink, emit, wants
 from sheetscan.vision._frame_lines import cleared_beyond, drawn_at_rims, lines_mask, rim_sides
 from sheetscan.vision._layout_choice import choose_layout, layout_geometry, measured_proportions
-from sheetscan.vision._layout_fit import Ring, fit_ring, measure, ring_around
+from sheetscan.vision._layout_fit import measure
 from sheetscan.vision._lines import hanging_pieces, hysteresis, local_ink, long_blobs
+from sheetscan.vision._ring_fit import Ring, fit_ring, ring_around
 from sheetscan.vision._threads import in_background
 from sheetscan.vision.sheet import RectifiedSheet, to_photo_points
 
