@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
-from sheetscan.vision._lines import nearest_run_spans, nearest_runs
+from sheetscan.vision._lines import ink_at, nearest_run_spans, nearest_runs
 
 __all__ = ["Displacement", "fit_displacement", "trace_band", "trace_bands"]
 
@@ -82,25 +82,15 @@ def _ink_across(mask: U8, points: F64, normals: F64, search: float) -> tuple[NDA
     """Ink at every whole-pixel offset within `search` across each sample point (rows = points), and
     the offsets; points off the image count as paper."""
     offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
-    # Decision: each coordinate table made in one array, rounded in place, and the places looked up in
-    # one pass (off the image: negative ones wrap round to huge as unsigned, and both ends are told off
-    # by one comparison), because those are the same numbers and the same answer as `ink_at` of the
-    # rounded sums, with a third of the passes over tables of places × offsets.
-    height, width = mask.shape
-    index = np.zeros((len(points), len(offsets)), np.intp)
-    inside = np.ones(index.shape, np.bool_)
-    for axis, size, stride in ((0, width, 1), (1, height, width)):
+    # Decision: each coordinate table made in one array and rounded in place, because those are the
+    # same numbers as the rounded sums, with fewer passes over tables of places × offsets.
+    whole = []
+    for axis in (0, 1):
         place = np.multiply.outer(normals[:, axis], offsets)  # the same products as offsets × normal
         place += points[:, axis, None]
         np.rint(place, out=place)  # what `ndarray.round()` does
-        whole = place.astype(np.intp)
-        inside &= whole.view(np.uintp) < size
-        whole *= stride
-        index += whole
-    index[~inside] = 0
-    ink = np.take(mask, index) > 0
-    ink &= inside
-    return ink, offsets
+        whole.append(place.astype(np.intp))
+    return ink_at(mask, whole[0], whole[1]), offsets
 
 
 def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, float], half: float,

@@ -124,13 +124,19 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
 def ink_at(mask: U8, x: NDArray[np.integer], y: NDArray[np.integer]) -> NDArray[np.bool_]:
     """Whether `mask` has ink at each pixel (x, y) (arrays of one shape); places off the image are paper."""
     h, w = mask.shape
-    # Decision: each place is looked up clipped onto the image and then told off where it lay outside,
-    # because that is the same answer as looking it up in a copy of the mask with a paper border, without
-    # copying the whole mask at every call (captured calls, bench seed 1000: 1.0-1.7 -> 0.5 ms a call).
+    # Decision: each place is looked up in the mask itself and told off where it lay outside, because that
+    # is the same answer as looking it up in a copy of the mask with a paper border, without copying the
+    # whole mask at every call (captured calls, bench seed 1000: 1.0-1.7 -> 0.5 ms a call). Off the image
+    # is one comparison a side (a negative place wraps round to a huge one as unsigned), and a place off
+    # it is read anywhere on it (`take` clips the index) before it is told off.
     xs, ys = np.asarray(x, np.intp), np.asarray(y, np.intp)
-    inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    at = np.take(mask, np.clip(ys, 0, h - 1) * w + np.clip(xs, 0, w - 1))
-    return np.asarray((at > 0) & inside, np.bool_)
+    inside = xs.view(np.uintp) < w
+    inside &= ys.view(np.uintp) < h
+    index = ys * w
+    index += xs
+    ink: NDArray[np.bool_] = np.take(mask, index, mode="clip") > 0
+    ink &= inside
+    return ink
 
 
 def at_least(image: U8, level: int) -> U8:
