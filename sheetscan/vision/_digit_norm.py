@@ -69,24 +69,20 @@ def _normalise_into(crop: npt.NDArray[np.uint8], out: npt.NDArray[np.float32]) -
     # (Straight into uint8: a boolean array's bytes are its 0s and 1s.)
     mask = (ink >= _INK_FRACTION * float(ink.max())).view(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count == 2:
-        # One piece of ink (most crops): its box is the box, read as Python's own numbers at once.
-        x0, y0, width, height = stats[1, :4].tolist()
-        x1, y1 = x0 + width, y0 + height
-    else:
-        kept = stats[1:]
-        if count > 2:
-            areas = kept[:, cv2.CC_STAT_AREA]
-            small = areas < _SPECK_SHARE * float(areas.sum())
-            if small.any() and not small.all():
-                specks = np.isin(labels, np.flatnonzero(small) + 1).astype(np.uint8)
-                # Their faint anti-aliased rim goes too, else it would leave a ghost of the speck.
-                ink[cv2.dilate(specks, np.ones((3, 3), np.uint8)) > 0] = 0.0
-                kept = kept[~small]
-        # The ink's box: the union of the boxes of the components kept (what is left of the mask).
-        x0, y0 = int(kept[:, cv2.CC_STAT_LEFT].min()), int(kept[:, cv2.CC_STAT_TOP].min())
-        x1 = int((kept[:, cv2.CC_STAT_LEFT] + kept[:, cv2.CC_STAT_WIDTH]).max())
-        y1 = int((kept[:, cv2.CC_STAT_TOP] + kept[:, cv2.CC_STAT_HEIGHT]).max())
+    kept = stats[1:]
+    if count > 2:
+        areas = kept[:, cv2.CC_STAT_AREA]
+        small = areas < _SPECK_SHARE * float(areas.sum())
+        if small.any() and not small.all():
+            specks = np.isin(labels, np.flatnonzero(small) + 1).astype(np.uint8)
+            # Their faint anti-aliased rim goes too, else it would leave a ghost of the speck.
+            ink[cv2.dilate(specks, np.ones((3, 3), np.uint8)) > 0] = 0.0
+            kept = kept[~small]
+    # The ink's box: the union of the boxes of the components kept (what is left of the mask), in
+    # Python's own numbers: most crops are one piece, and numpy's reductions over one row cost more.
+    boxes = kept[:, :4].tolist()
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
     patch = ink[y0:y1, x0:x1]
     h, w = patch.shape
     scale = BOX / max(h, w)

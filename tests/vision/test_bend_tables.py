@@ -1,4 +1,4 @@
-"""Speed (issue 5), session 16: the line trace's tables made in fewer passes give what the plain
+"""Speed (issue 5), session 14: the line trace's tables made in fewer passes give what the plain
 definitions give (`_bend._ink_across`: the ink at every rounded place across a line; `_bend._near`: a
 place within reach of a point where lines end; `zones._densify`: the places put in along a polyline).
 

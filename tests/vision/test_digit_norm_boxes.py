@@ -1,4 +1,4 @@
-"""Speed (issue 5), session 16: a digit crop of one piece of ink is boxed by that piece, as a crop of
+"""Speed (issue 5), session 14: a digit crop of one piece of ink is boxed by that piece, as a crop of
 several is by the union of theirs (`_digit_norm`: the one piece's box read from its statistics at once).
 
 Truth: the boxes of bars drawn by hand, fitted into MNIST's 20 × 20 keeping their proportions.
