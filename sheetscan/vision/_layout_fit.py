@@ -355,20 +355,26 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
 
     def lines(axis: int, start: float, stop: float, span: float) -> tuple[float | None, list[float], F64]:
         if not faint:
-            edge, found = _inner_lines((rows, cols)[axis], start, stop, span, min_gap)
+            edge, found = _lines_from((rows, cols)[axis], start, stop, 0.3 * span, min_gap)
             if len(found) >= 2:
                 return edge, found, (rows, cols)[axis]
-            # Decision: where a side shows fewer than the two rectangles' sides, its lines are looked for
-            # bridged too, however dark the frame, because a pencil's lines may be seen in dashes at the
-            # lines' level along one way only (the frame's vertical sides whole, every horizontal line in
-            # dots: bench_styles seed 20000, thin, photo 3, on lined paper, no layout found); only there,
-            # so that a side whose lines were seen keeps them where they were measured. Decision: there
-            # only lines seen along the usual 0.3 of the middle count, because bridged, a column of
-            # blurred whist digits reaches 0.15-0.18 of it, and was taken for the gora rectangle's side
-            # (seed 22000, motion, photo 0).
+            # Decision: where a side shows fewer than the two rectangles' sides along 0.3 of the middle,
+            # its lines are looked for bridged too, however dark the frame, and bridged lines seen along
+            # 0.3 beat those seen unbridged along 0.15 only (`_inner_lines`), because a pencil's lines may
+            # be seen in dashes at the lines' level along one way only (the frame's vertical sides whole,
+            # every horizontal line in dots: bench_styles seed 20000, thin, photo 3, on lined paper, no
+            # layout found), and motion blur across a line does the same (seed 21000, motion, photo 4:
+            # along 0.15 a column of digits was taken for the gora rectangle's left side); only there, so
+            # that a side whose lines were seen keeps them where they were measured. Decision: bridged,
+            # only lines seen along the usual 0.3 count, because a column of blurred whist digits reaches
+            # 0.15-0.18 of it bridged, and was taken for the gora rectangle's side (seed 22000, motion,
+            # photo 0).
             if not bridged:
                 bridged.append(profiles(slack))
             again = _lines_from(bridged[0][axis], start, stop, 0.3 * span, min_gap)
+            if len(again[1]) >= 2:
+                return (*again, bridged[0][axis])
+            edge, found = _inner_lines((rows, cols)[axis], start, stop, span, min_gap)
             if len(again[1]) > len(found):
                 return (*again, bridged[0][axis])
             return edge, found, (rows, cols)[axis]

@@ -89,3 +89,17 @@ def test_sides_seen_in_dashes_one_way_only_are_bridged_though_the_frame_is_dark(
         for side, want in zip(("left", "top", "right", "bottom"), at, strict=True):
             found = rect[side]
             assert found is not None and abs(found - want) <= 3, (side, found)
+
+
+def test_bridged_sides_beat_a_stroke_seen_unbridged_along_less_than_the_usual_share() -> None:
+    # Motion blur across the left side's lines: unbridged, the pulka rectangle's left side shows whole
+    # along 0.25 of the middle rows only (a solid stretch among dashes) and the gora rectangle's not at
+    # all, while a stroke further in (x 500, 130 px long: 0.17 of them) passes the second look at 0.15,
+    # and was taken for the gora rectangle's side (bench_styles seed 21000, motion, photo 4). Bridged,
+    # both sides are seen along the usual 0.3, and they are the side's lines.
+    mask = _standard_3_mask(dashes=True)
+    cv2.line(mask, (_PULKA[0], 800), (_PULKA[0], 990), 255, 4)
+    cv2.line(mask, (500, 700), (500, 830), 255, 4)
+    measured = measure(mask, _FRAME_PX)
+    assert measured.pulka_rect["left"] is not None and abs(measured.pulka_rect["left"] - _PULKA[0]) <= 3
+    assert measured.gora_rect["left"] is not None and abs(measured.gora_rect["left"] - _GORA[0]) <= 3
