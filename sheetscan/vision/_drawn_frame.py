@@ -273,7 +273,8 @@ def whole(frame: FrameCandidate) -> bool:
     return not frame.touches and frame.coverage >= 0.9
 
 
-def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCandidate, U8]:
+def choose_frame(candidates: list[tuple[FrameCandidate, U8]], dark: U8 | None = None
+                 ) -> tuple[FrameCandidate, U8]:
     """Decision: a frame clear of the photo's edges beats one running off it, a fully drawn outline one
     with gaps (a quadrilateral made up of grid lines and paper edges); among those, the outline seen at
     the most ink levels, then the bigger, and of the outlines near that one the straightest (see
@@ -308,10 +309,57 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]]) -> tuple[FrameCand
     # Only an outline under half the bigger one's area: over half, it is the frame seen inside an outline
     # of rulings or paper (`frame_inside`), and on lined paper the frame's sides run on along the rulings
     # to such an outline (bench_styles seed 8000, photo 0, in five styles).
+    # Decision: or, where `dark` is given, one cut off the bigger one by a chord across it with paper
+    # beyond the bigger one's side there (`_cut_by_chord`), whatever its area, because a whist band is a
+    # narrow strip of the frame: its inner side (the pulka rectangle's) joins the frame's sides into an
+    # outline seen at more levels than the frame where the frame's own side is paler (bench_styles seed
+    # 26000, usual and steep, photo 6, lined paper: 159 and 150 px off). Paper beyond, because where the
+    # frame's sides run on along rulings to the paper's edge, the outline closed there differs from the
+    # frame by one whole side too, with the table beyond it (seed 21000, photo 5, three styles).
     for i in order:
-        if clear[best][0].area < 0.5 * clear[i][0].area and _closed_off(clear[best], clear[i], size):
+        small = clear[best][0].area < 0.5 * clear[i][0].area
+        chord = dark is not None and _cut_by_chord(clear[best][0].quad, clear[i][0].quad, dark, size)
+        if (small or chord) and _closed_off(clear[best], clear[i], size):
             best = i
     return clear[best]
+
+
+def _cut_by_chord(inner: F64, outer: F64, dark: U8, size: int) -> bool:
+    """Whether `inner` is `outer` with one side moved inwards, and paper beyond that side of `outer`: two
+    neighbouring corners shared (within 1.5 % of the size), the other two corners of `inner` on `outer`'s
+    outline (within 1 % of the size: the chord between them is `inner`'s fourth side), and beyond the
+    side of `outer` between its other two corners the grey of `dark` at least `_PAPER_BEYOND` of the
+    grey just inside it (a margin of paper, not the table past the paper's edge)."""
+    distance = np.hypot(*(inner[:, None, :] - outer[None, :, :]).transpose(2, 0, 1))
+    shared = [k for k in range(4) if distance[:, k].min() < 0.015 * size]
+    if len(shared) != 2 or (shared[1] - shared[0]) % 4 not in (1, 3):
+        return False
+    polygon = outer.astype(np.float32)
+    free = [i for i in range(4) if distance[i].min() >= 0.015 * size]
+    if len(free) != 2 or any(abs(cv2.pointPolygonTest(polygon, (float(x), float(y)), True)) >= 0.01 * size
+                             for x, y in inner[free]):
+        return False
+    a, b = (outer[k] for k in range(4) if k not in shared)
+    centre = outer.mean(axis=0)
+    normal = np.array([a[1] - b[1], b[0] - a[0]]) / max(float(np.hypot(*(b - a))), 1e-9)
+    if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+        normal = -normal  # outwards
+    t = np.linspace(0.1, 0.9, 32)[:, None]
+    along = a + t * (b - a)
+    h, w = dark.shape
+
+    def grey(offset: float) -> float:
+        pts = np.round(along + offset * normal).astype(int)
+        inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+        return float(np.median(dark[pts[inside, 1], pts[inside, 0]])) if inside.any() else 0.0
+
+    reach = 0.02 * size
+    return grey(reach) >= _PAPER_BEYOND * grey(-reach)
+
+
+_PAPER_BEYOND = 0.8
+"""Beyond a drawn side lies the paper's margin, as bright as the paper inside it but for shade; past the
+paper's edge, the table (`_cut_by_chord`)."""
 
 
 def _closed_off(inner: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, U8], size: int) -> bool:

@@ -267,7 +267,7 @@ def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, bu
             # round, is the frame (the outline is the paper's rim, closed at these levels), as
             # `choose_frame` decides for two whole ones. (One sharing corners with it is the frame
             # with a faint corner cut off.)
-            chosen = choose_frame(last)
+            chosen = choose_frame(last, dark)
             inside = [c for c in part_drawn if frame_inside(c, chosen, size)
                       and apart(c[0].quad, chosen[0].quad, size)]
             if not inside:
@@ -278,5 +278,5 @@ def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, bu
                 inside = [c for c in above if grid_cut(c, chosen, size)]
             candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
     if candidates:
-        return without_coloured_side(choose_frame(candidates), ratio("min"), ratio("max"))
+        return without_coloured_side(choose_frame(candidates, dark), ratio("min"), ratio("max"))
     return None

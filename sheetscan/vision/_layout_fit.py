@@ -351,15 +351,37 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
     # side where the unbridged lines do not already show both rectangles' sides, because bridged, a
     # column of whist digits written close together (a blurred or far photo) reads as a line, and was
     # taken for the pulka rectangle's side (bench_styles seed 8000, blur and far, photo 5).
-    bridged = profiles(slack) if faint else None
+    bridged: list[tuple[F64, F64]] = [profiles(slack)] if faint else []
 
     def lines(axis: int, start: float, stop: float, span: float) -> tuple[float | None, list[float], F64]:
-        if bridged is None:
-            return (*_inner_lines((rows, cols)[axis], start, stop, span, min_gap), (rows, cols)[axis])
+        if not faint:
+            edge, found = _lines_from((rows, cols)[axis], start, stop, 0.3 * span, min_gap)
+            if len(found) >= 2:
+                return edge, found, (rows, cols)[axis]
+            # Decision: where a side shows fewer than the two rectangles' sides along 0.3 of the middle,
+            # its lines are looked for bridged too, however dark the frame, and bridged lines seen along
+            # 0.3 beat those seen unbridged along 0.15 only (`_inner_lines`), because a pencil's lines may
+            # be seen in dashes at the lines' level along one way only (the frame's vertical sides whole,
+            # every horizontal line in dots: bench_styles seed 20000, thin, photo 3, on lined paper, no
+            # layout found), and motion blur across a line does the same (seed 21000, motion, photo 4:
+            # along 0.15 a column of digits was taken for the gora rectangle's left side); only there, so
+            # that a side whose lines were seen keeps them where they were measured. Decision: bridged,
+            # only lines seen along the usual 0.3 count, because a column of blurred whist digits reaches
+            # 0.15-0.18 of it bridged, and was taken for the gora rectangle's side (seed 22000, motion,
+            # photo 0).
+            if not bridged:
+                bridged.append(profiles(slack))
+            again = _lines_from(bridged[0][axis], start, stop, 0.3 * span, min_gap)
+            if len(again[1]) >= 2:
+                return (*again, bridged[0][axis])
+            edge, found = _inner_lines((rows, cols)[axis], start, stop, span, min_gap)
+            if len(again[1]) > len(found):
+                return (*again, bridged[0][axis])
+            return edge, found, (rows, cols)[axis]
         edge, found = _lines_from((rows, cols)[axis], start, stop, 0.3 * span, min_gap)
         if len(found) >= 2:
             return edge, found, (rows, cols)[axis]
-        return (*_inner_lines(bridged[axis], start, stop, span, min_gap), bridged[axis])
+        return (*_inner_lines(bridged[0][axis], start, stop, span, min_gap), bridged[0][axis])
 
     edge_top, from_top, along_top = lines(0, top, top + 0.48 * fh, x_b - x_a)
     edge_bottom, from_bottom, along_bottom = lines(0, bottom, bottom - 0.48 * fh, x_b - x_a)

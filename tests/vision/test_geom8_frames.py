@@ -77,3 +77,49 @@ def test_a_frame_inside_a_slightly_bigger_outline_its_sides_run_on_to_stays_the_
     again = FrameCandidate(_FRAME + 1.0, 1.0, _area(_FRAME), ())
     bigger = FrameCandidate(outer, 1.0, _area(outer), ())
     assert choose_frame([(frame, mask), (again, mask), (bigger, mask)])[0] is frame
+
+
+def _narrow_band() -> tuple[FrameCandidate, FrameCandidate, FrameCandidate, np.ndarray]:
+    """The frame, and its part below a line across it at 0.12 of its height (a whist band's inner side)
+    seen twice; and the lines' mask."""
+    cut = np.array([_on_side(_FRAME, 0, 3, 0.12), _on_side(_FRAME, 1, 2, 0.12)])
+    part = np.array([cut[0], cut[1], _FRAME[2], _FRAME[3]])
+    whole = FrameCandidate(_FRAME, 1.0, _area(_FRAME), ())
+    lower = FrameCandidate(part, 1.0, _area(part), ())
+    return whole, lower, FrameCandidate(part + 1.0, 1.0, _area(part), ()), _sheet(cut)
+
+
+def test_the_frame_beats_its_part_below_a_narrow_whist_band_seen_at_more_levels() -> None:
+    # The top whist band's inner side (the pulka rectangle's) cuts off 0.12 of the frame: the part is
+    # over half the frame, yet it is the frame closed off by a line across it (one whole side moved in,
+    # the frame's sides running on from its upper corners to the frame's, paper beyond the frame's top
+    # side), so the frame, seen at one level where its paler top side shows, wins over the part seen at
+    # two (bench_styles seed 26000, usual and steep, photo 6, lined paper: 159 px off).
+    whole, lower, lower_again, mask = _narrow_band()
+    paper = np.full(_SHAPE, 210, np.uint8)
+    assert choose_frame([(lower, mask), (lower_again, mask), (whole, mask)], paper)[0] is whole
+
+
+def test_an_outline_closed_at_the_papers_edge_is_no_frame_with_a_band_cut_off() -> None:
+    # The same outlines with the table past the bigger one's top side (the frame's sides running on along
+    # rulings to the paper's edge, closed there: bench_styles seed 21000, photo 5): the part stays.
+    whole, lower, lower_again, mask = _narrow_band()
+    grey = np.full(_SHAPE, 210, np.uint8)
+    beyond = np.array([_FRAME[0], _FRAME[1], [_FRAME[1][0], 0.0], [_FRAME[0][0], 0.0]])
+    cv2.fillPoly(grey, [np.round(beyond).astype(np.int32)], 90)
+    assert choose_frame([(lower, mask), (lower_again, mask), (whole, mask)], grey)[0] is lower
+
+
+def test_a_frame_stays_inside_an_outline_that_differs_from_it_at_one_corner() -> None:
+    # An outline that leaves the frame at one corner only (its sides run on along a ruling there to the
+    # paper's rim: bench_styles seed 8000, photo 0) is no frame with a side cut off: the frame seen at
+    # more levels stays, though the outline is hardly bigger.
+    outer = _FRAME.copy()
+    outer[2] += [28.0, 22.0]
+    mask = np.zeros(_SHAPE, np.uint8)
+    for quad in (_FRAME, outer):
+        cv2.polylines(mask, [np.round(quad).astype(np.int32)], True, 255, 3)
+    frame = FrameCandidate(_FRAME, 1.0, _area(_FRAME), ())
+    again = FrameCandidate(_FRAME + 1.0, 1.0, _area(_FRAME), ())
+    bigger = FrameCandidate(outer, 1.0, _area(outer), ())
+    assert choose_frame([(frame, mask), (again, mask), (bigger, mask)])[0] is frame
