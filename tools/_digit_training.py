@@ -25,6 +25,7 @@ import numpy.typing as npt
 import torch
 import torch.nn.functional as F
 from _shake import shaken
+from held_out_crops import HELD_OUT, held_out_start
 from torch import nn
 
 from sheetscan.vision._digit_norm import SIZE, normalise_digit
@@ -44,7 +45,7 @@ THREADS = 2
 SIDEWAYS_SHARE = 0.35  # of the noise crops, when `sideways`
 SIDEWAYS_LOOK_ALIKE = (0, 1, 8)
 PIPELINE_PER_BATCH = 96  # pipeline crops added to each batch of 128 MNIST digits (+ their noise crops)
-PIPELINE_HELD_OUT = 0.1  # last share of the crops: the temperature is fitted on them, never trained on
+PIPELINE_HELD_OUT = HELD_OUT  # last share of the crops: the temperature is fitted on them, never trained on
 DISTIL_WEIGHT = 0.7  # with a teacher: share of the loss that is matching its softened probabilities
 DISTIL_TEMPERATURE = 2.0  # both sides' logits are divided by it before they are compared
 ONE_LIKE = 0.3  # with keep_noise, a "not a digit" piece the model reads as "1" this likely is left out
@@ -592,7 +593,11 @@ def load_pipeline_crops(model: nn.Module | None, paths: list[Path], keep_noise: 
     """The segmenter's crops (tools/pipeline_crops.py) to train on, and the held-out last share of each
     file to fit the temperature on. "Not a digit" pieces are left out unless `keep_noise`, and then
     still those the starting model takes for a "1" (a thin stroke cut off a wider digit looks just like
-    a written 1)."""
+    a written 1).
+
+    Without `keep_noise` the held-out share is the last tenth of each file's digits (as the earlier
+    runs had it); with it, the last tenth of the file's rows, digits and noise pieces alike, so that
+    `tools/held_out_crops.py` can check any model on the same rows, which no run trained on."""
     train_x, train_y, held_x, held_y = [], [], [], []
     dropped = 0
     for path in paths:
@@ -604,6 +609,13 @@ def load_pipeline_crops(model: nn.Module | None, paths: list[Path], keep_noise: 
             dropped_noise &= torch.softmax(logits_of(model, x), 1).numpy()[:, 1] > ONE_LIKE
         keep = ~dropped_noise
         dropped += int((~keep).sum())
+        if keep_noise:  # held out by the row's place in the file, whatever was dropped
+            held = np.arange(len(y)) >= held_out_start(len(y))
+            train_x.append(x[keep & ~held])
+            train_y.append(y[keep & ~held])
+            held_x.append(x[keep & held])
+            held_y.append(y[keep & held])
+            continue
         x, y = x[keep], y[keep]
         cut = round(len(y) * (1.0 - PIPELINE_HELD_OUT))
         train_x.append(x[:cut])
