@@ -103,10 +103,10 @@ def main() -> None:
     parser.add_argument("--tune-epochs", type=int, default=TUNE_EPOCHS, help="with --start-from: epochs")
     parser.add_argument("--threads", type=int, default=2,
                         help="torch's threads (1 ran about twice as fast on a machine loaded by other jobs)")
-    parser.add_argument("--keep-noise", action="store_true",
-                        help="with --start-from: train on the crops' \"not a digit\" pieces too (those "
-                             "the starting model reads as \"1\" still left out); held out: each file's "
-                             "last tenth")
+    parser.add_argument("--keep-noise", type=float, nargs="?", const=1.0, default=0.0, metavar="SHARE",
+                        help="with --start-from: train on this share (default all) of the crops' \"not a "
+                             "digit\" pieces too (those the starting model reads as \"1\" still left out); "
+                             "held out: each file's last tenth")
     parser.add_argument("--extra", action="store_true",
                         help="the shake and dash augmentations too (_digit_training.SHAKE_SHARE, DASH_SHARE)")
     args = parser.parse_args()
@@ -190,7 +190,8 @@ def main() -> None:
             + (["--pipeline-crops", *map(str, args.pipeline_crops)] if args.pipeline_crops else [])
             + (["--start-from", str(args.start_from)] if args.start_from else [])
             + (["--teacher", str(args.teacher)] if args.teacher else [])
-            + (["--keep-noise"] if args.keep_noise else [])
+            + (["--keep-noise"] if args.keep_noise == 1.0 else
+               ["--keep-noise", str(args.keep_noise)] if args.keep_noise else [])
             + (["--extra"] if args.extra else [])
             + (["--tune-epochs", str(args.tune_epochs)] if args.tune_epochs != TUNE_EPOCHS else [])
             + (["--threads", str(args.threads)] if args.threads != 2 else [])),
