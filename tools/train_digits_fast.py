@@ -28,6 +28,7 @@ import hashlib
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -102,11 +103,18 @@ def main() -> None:
     parser.add_argument("--tune-epochs", type=int, default=TUNE_EPOCHS, help="with --start-from: epochs")
     parser.add_argument("--threads", type=int, default=2,
                         help="torch's threads (1 ran about twice as fast on a machine loaded by other jobs)")
+    parser.add_argument("--keep-noise", type=float, nargs="?", const=1.0, default=0.0, metavar="SHARE",
+                        help="with --start-from: train on this share (default all) of the crops' \"not a "
+                             "digit\" pieces too (those the starting model reads as \"1\" still left out); "
+                             "held out: each file's last tenth")
     parser.add_argument("--extra", action="store_true",
                         help="the shake and dash augmentations too (_digit_training.SHAKE_SHARE, DASH_SHARE)")
     args = parser.parse_args()
     if args.teacher and not args.pipeline_crops:
         parser.error("--teacher needs --pipeline-crops: the teacher's logits are taken on those crops")
+    if args.keep_noise and not (args.pipeline_crops and args.start_from):
+        parser.error("--keep-noise needs --pipeline-crops and --start-from (the starting model picks the "
+                     "\"1\"-like noise pieces to leave out)")
     started = time.perf_counter()
     data = start_run(args.seed, args.quick)
     torch.set_num_threads(args.threads)
@@ -116,17 +124,21 @@ def main() -> None:
     pipeline_record: dict[str, object] = {}
     pipeline: Pipeline | None = None
     held: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]] = []
-    if args.pipeline_crops:
-        crops, crop_labels, held_x, held_y, pipeline_record = load_pipeline_crops(None, args.pipeline_crops)
-        pipeline = (crops, crop_labels)
-        if args.teacher:
-            pipeline = (crops, crop_labels, Teacher(args.teacher).logits(crops))
-        held.append((held_x, held_y))
-
     model = digit_net()
     params = sum(p.numel() for p in model.parameters())
     history: list[dict[str, object]] = []
     earlier: dict[str, object] = {}
+    start: Any = {}  # the starting export's record
+    if args.start_from is not None:  # loaded first: with --keep-noise it judges the crops' noise pieces
+        start = json.loads((args.start_from.parent / "digits.json").read_text(encoding="utf-8"))
+        load_export(model, args.start_from, float(start["temperature"]))
+    if args.pipeline_crops:
+        crops, crop_labels, held_x, held_y, pipeline_record = load_pipeline_crops(
+            model if args.keep_noise else None, args.pipeline_crops, args.keep_noise)
+        pipeline = (crops, crop_labels)
+        if args.teacher:
+            pipeline = (crops, crop_labels, Teacher(args.teacher).logits(crops))
+        held.append((held_x, held_y))
     if args.start_from is None:
         epochs = 2 if args.quick else EPOCHS
         print(f"DigitNet: {params} parameters; {len(labels)} training digits; {epochs} epochs", flush=True)
@@ -135,12 +147,10 @@ def main() -> None:
                        opt, LEARNING_RATE, total_steps=steps, pct_start=0.15),
                    LEARNING_RATE, (images, labels), watched, args, started, history, pipeline)
     else:
-        meta = json.loads((args.start_from.parent / "digits.json").read_text(encoding="utf-8"))
-        load_export(model, args.start_from, float(meta["temperature"]))
-        history.extend(meta["history"])
-        earlier = {"sha256": meta["sha256"], "command": meta.get("command"),
-                   "training_minutes": meta["training_minutes"]}
-        first = len(meta["history"])
+        history.extend(start["history"])
+        earlier = {"sha256": start["sha256"], "command": start.get("command"),
+                   "training_minutes": start["training_minutes"]}
+        first = len(start["history"])
         epochs = 1 if args.quick else args.tune_epochs
         print(f"DigitNet: {params} parameters from {args.start_from}; {epochs} epochs of fine-tuning",
               flush=True)
@@ -180,6 +190,8 @@ def main() -> None:
             + (["--pipeline-crops", *map(str, args.pipeline_crops)] if args.pipeline_crops else [])
             + (["--start-from", str(args.start_from)] if args.start_from else [])
             + (["--teacher", str(args.teacher)] if args.teacher else [])
+            + (["--keep-noise"] if args.keep_noise == 1.0 else
+               ["--keep-noise", str(args.keep_noise)] if args.keep_noise else [])
             + (["--extra"] if args.extra else [])
             + (["--tune-epochs", str(args.tune_epochs)] if args.tune_epochs != TUNE_EPOCHS else [])
             + (["--threads", str(args.threads)] if args.threads != 2 else [])),
