@@ -1,5 +1,5 @@
 """Numbers as the totals see them, built by hand for the totals' tests (`test_numbers_regroup`,
-`test_ends11_steps`): a token with its digit boxes and the reading each digit is given."""
+`test_steps_pulka`): a token with its digit boxes and the reading each digit is given."""
 
 from __future__ import annotations
 
