@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -346,42 +347,38 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
                 f64(vertical[y_a:y_b, :].sum(axis=0).astype(np.float64) / 255.0))
 
     rows, cols = profiles(1)
-    # Decision: dashes are bridged only for faint lines, because bridging moved the lines measured on
-    # the usual photos by up to 11 px (digits beside a line joined its run); and even then only from a
-    # side where the unbridged lines do not already show both rectangles' sides, because bridged, a
-    # column of whist digits written close together (a blurred or far photo) reads as a line, and was
-    # taken for the pulka rectangle's side (bench_styles seed 8000, blur and far, photo 5).
-    bridged: list[tuple[F64, F64]] = [profiles(slack)] if faint else []
+
+    @cache
+    def bridged() -> tuple[F64, F64]:  # made once, when a side first needs it
+        return profiles(slack)
 
     def lines(axis: int, start: float, stop: float, span: float) -> tuple[float | None, list[float], F64]:
-        if not faint:
-            edge, found = _lines_from((rows, cols)[axis], start, stop, 0.3 * span, min_gap)
-            if len(found) >= 2:
-                return edge, found, (rows, cols)[axis]
-            # Decision: where a side shows fewer than the two rectangles' sides along 0.3 of the middle,
-            # its lines are looked for bridged too, however dark the frame, and bridged lines seen along
-            # 0.3 beat those seen unbridged along 0.15 only (`_inner_lines`), because a pencil's lines may
-            # be seen in dashes at the lines' level along one way only (the frame's vertical sides whole,
-            # every horizontal line in dots: bench_styles seed 20000, thin, photo 3, on lined paper, no
-            # layout found), and motion blur across a line does the same (seed 21000, motion, photo 4:
-            # along 0.15 a column of digits was taken for the gora rectangle's left side); only there, so
-            # that a side whose lines were seen keeps them where they were measured. Decision: bridged,
-            # only lines seen along the usual 0.3 count, because a column of blurred whist digits reaches
-            # 0.15-0.18 of it bridged, and was taken for the gora rectangle's side (seed 22000, motion,
-            # photo 0).
-            if not bridged:
-                bridged.append(profiles(slack))
-            again = _lines_from(bridged[0][axis], start, stop, 0.3 * span, min_gap)
-            if len(again[1]) >= 2:
-                return (*again, bridged[0][axis])
-            edge, found = _inner_lines((rows, cols)[axis], start, stop, span, min_gap)
-            if len(again[1]) > len(found):
-                return (*again, bridged[0][axis])
-            return edge, found, (rows, cols)[axis]
-        edge, found = _lines_from((rows, cols)[axis], start, stop, 0.3 * span, min_gap)
+        plain = (rows, cols)[axis]
+        edge, found = _lines_from(plain, start, stop, 0.3 * span, min_gap)
         if len(found) >= 2:
-            return edge, found, (rows, cols)[axis]
-        return (*_inner_lines(bridged[0][axis], start, stop, span, min_gap), bridged[0][axis])
+            return edge, found, plain
+        # Decision: dashes are bridged only from a side where the unbridged lines do not already show
+        # both rectangles' sides along 0.3 of the middle, because bridging moved the lines measured on
+        # the usual photos by up to 11 px (digits beside a line joined its run), and bridged, a column of
+        # whist digits written close together (a blurred or far photo) reads as a line, and was taken
+        # for the pulka rectangle's side (bench_styles seed 8000, blur and far, photo 5).
+        if faint:
+            return (*_inner_lines(bridged()[axis], start, stop, span, min_gap), bridged()[axis])
+        # Decision: where such a side's frame is not faint, bridged lines seen along 0.3 beat those seen
+        # unbridged along 0.15 only (`_inner_lines`), because a pencil's lines may be seen in dashes at
+        # the lines' level along one way only (the frame's vertical sides whole, every horizontal line in
+        # dots: bench_styles seed 20000, thin, photo 3, on lined paper, no layout found), and motion blur
+        # across a line does the same (seed 21000, motion, photo 4: along 0.15 a column of digits was
+        # taken for the gora rectangle's left side). Decision: bridged, only lines seen along the usual
+        # 0.3 count there, because a column of blurred whist digits reaches 0.15-0.18 of it bridged, and
+        # was taken for the gora rectangle's side (seed 22000, motion, photo 0).
+        again = _lines_from(bridged()[axis], start, stop, 0.3 * span, min_gap)
+        if len(again[1]) >= 2:
+            return (*again, bridged()[axis])
+        edge, found = _inner_lines(plain, start, stop, span, min_gap)
+        if len(again[1]) > len(found):
+            return (*again, bridged()[axis])
+        return edge, found, plain
 
     edge_top, from_top, along_top = lines(0, top, top + 0.48 * fh, x_b - x_a)
     edge_bottom, from_bottom, along_bottom = lines(0, bottom, bottom - 0.48 * fh, x_b - x_a)

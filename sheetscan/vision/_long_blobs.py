@@ -61,13 +61,14 @@ def cut_long_blobs(mask: Mask, *, max_length: float, straight: float) -> Mask:
     # "8" lost in the dark, glare and small styles). They are judged against the line's own stroke width:
     # `width` is measured on all the long blobs, the digits joined to them too, and a small digit against
     # the line lay mostly within 1.5 of it.
+    rest = np.where(lines > 0, 0, blob)
+    along = _along_segments(blob.shape, segments, width=width, longest=size)
+    pieces = [(rest, along, width)]
     wavy = _wavy_lines(blob, lines)
-    pieces = [(np.where(lines > 0, 0, blob), _along_segments(blob.shape, segments, width=width, longest=size),
-               width)]
-    if wavy is not None:
+    if wavy is not None:  # the wavy blobs are judged against their own course only
         followed, band, stroke = wavy
-        pieces[0] = (np.where(followed > 0, 0, pieces[0][0]), pieces[0][1], width)
-        pieces.append((np.where(band > 0, 0, followed), band, max(3, stroke)))
+        pieces = [(np.where(followed > 0, 0, rest), along, width),
+                  (np.where(band > 0, 0, followed), band, max(3, stroke))]
     for rest, along, across in pieces:
         kept = _beside_lines(np.asarray(rest, np.uint8), along, width=across, longest=size)
         if kept is not None:
