@@ -19,9 +19,10 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 import numpy.typing as npt
+
+from sheetscan.vision.recognise import CnnRecognizer
 
 HELD_OUT = 0.1  # the last share of a crop file's rows that no run trained on
 NOISE_CLASS = 10  # the 11th output: "not a digit"
@@ -40,15 +41,11 @@ def held_out(path: Path) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]
     return x, data["y"][start:].astype(np.int64)
 
 
-def probabilities(net: cv2.dnn.Net, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
-    """The network's softmax probabilities (its temperature is folded into the file) for each input."""
-    out = []
-    for first in range(0, len(x), 1000):
-        net.setInput(np.ascontiguousarray(x[first: first + 1000]))
-        logits = np.asarray(net.forward(), np.float64)
-        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-        out.append(shifted / shifted.sum(axis=1, keepdims=True))
-    return np.concatenate(out) if out else np.zeros((0, NOISE_CLASS + 1))
+def probabilities(recognizer: CnnRecognizer, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    """The recogniser's softmax probabilities (N×11) for each input, read 1000 at a time."""
+    parts = [recognizer.probabilities(np.ascontiguousarray(x[first: first + 1000]))
+             for first in range(0, len(x), 1000)]
+    return np.concatenate(parts) if parts else np.zeros((0, NOISE_CLASS + 1))
 
 
 @dataclass(frozen=True)
@@ -90,7 +87,7 @@ def main() -> None:
     parser.add_argument("--crops", type=Path, nargs="+", required=True, metavar="NPZ",
                         help="crop files of tools/pipeline_crops.py")
     args = parser.parse_args()
-    nets = [cv2.dnn.readNetFromONNX(str(path)) for path in args.model]
+    nets = [CnnRecognizer(path) for path in args.model]  # one network each, read as the product reads
     for path in args.crops:
         x, y = held_out(path)
         for model, net in zip(args.model, nets, strict=True):
