@@ -244,6 +244,7 @@ def _photo(seed: int, style: str, index: int, drawn: DrawnDigits) -> tuple[bytes
 def census(seed: int, style: str, photos: int, recogniser: Any, *,
            whole: bool) -> tuple[list[Misread], Counter[str]]:
     """The misread digits of `photos` photos and the counts of bench_scan's error kinds among them."""
+    from sheetscan.errors import SheetscanError
     from sheetscan.vision._digit_norm import normalise_digit
     from sheetscan.vision._scan_json import _number_json
     from sheetscan.vision.ink import find_ink
@@ -261,7 +262,11 @@ def census(seed: int, style: str, photos: int, recogniser: Any, *,
         if texts != [str(n["value"]) for n in truth["numbers"]]:
             raise RuntimeError("the renderer's numbers and the truth file's are not in the same order")
         if whole:
-            result = scan(data, recognizer=recogniser)
+            try:
+                result = scan(data, recognizer=recogniser)
+            except SheetscanError as error:  # as bench_scan: the photo counts as read wrong, apart
+                counts[f"no result: {type(error).__name__}"] += 1
+                continue
             zones, ink, sheet = result.zones, result.ink, result.numbers
         else:
             zones = truth_zones(load_photo(data).image, truth)
