@@ -390,14 +390,16 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
             return (*again, bridged()[axis])
         edge, found = _inner_lines(plain, start, stop, span, min_gap)
         # Decision: a side that shows fewer than both rectangles' sides in the middle, even bridged, is
-        # looked at along the sheet's middle `_WIDE` (bridged, seen along 0.3 of it), and those lines
-        # count where both rectangles' sides show there, because glare washes out a patch of the lines
-        # across the middle of the sheet and pencil lines vanish in it, while their ends beyond the patch
-        # still show (unseen seed 27000, glare, photo 6: the bottom pulka and gora sides seen along 0.25
-        # of the middle, that side's zones placed by the default proportions).
+        # looked at along the sheet's middle `_WIDE` (bridged; lines seen along 0.3 of it, and along 0.15
+        # where that shows fewer than two, as `_inner_lines` looks), and those lines count where both
+        # rectangles' sides show there, because glare washes out a patch of the lines across the middle
+        # of the sheet and pencil lines vanish in it, while their ends beyond the patch still show
+        # (bench_styles seed 27000, glare, photo 6: the bottom pulka and gora sides seen along 0.25 of
+        # the middle, that side's zones placed by the default proportions; the gora's side shows along
+        # 0.2 of the wide span).
         if max(len(again[1]), len(found)) < 2:
             wide = wide_profiles()[axis]
-            far = _lines_from(wide, start, stop, 0.3 * (_WIDE / 0.4) * span, min_gap)
+            far = _inner_lines(wide, start, stop, (_WIDE / 0.4) * span, min_gap)
             if len(far[1]) >= 2:
                 return (*far, wide)
         if len(again[1]) > len(found):

@@ -38,6 +38,19 @@ def test_rectangles_sides_seen_only_beyond_a_washed_out_middle_are_found() -> No
     assert measured.pulka_rect["top"] is not None and abs(measured.pulka_rect["top"] - _PULKA[1]) <= 3
 
 
+def test_a_narrower_gora_side_beyond_the_glare_is_seen_along_half_the_share() -> None:
+    # A gora rectangle 690 px wide (x 340-1030): beyond the same glare 130 + 100 = 230 px of its
+    # bottom side show in the wide columns (about 250 bridged), under 0.3 of them (273), over the
+    # second look's 0.15 (each piece longer than a line's 95 px).
+    mask = _mask()
+    cv2.rectangle(mask, (_GORA[0], _GORA[1]), (_GORA[2], _GORA[3]), 0, 4)
+    cv2.rectangle(mask, (340, _GORA[1]), (1030, _GORA[3]), 255, 4)
+    mask[1400:1960, 470:930] = 0
+    measured = measure(mask, (50.0, 50.0, 1350.0, 1950.0))
+    assert measured.pulka_rect["bottom"] is not None and abs(measured.pulka_rect["bottom"] - _PULKA[3]) <= 3
+    assert measured.gora_rect["bottom"] is not None and abs(measured.gora_rect["bottom"] - _GORA[3]) <= 3
+
+
 def test_a_side_without_rectangles_sides_stays_without_them() -> None:
     # The same sheet with the bottom sides of both rectangles gone: the wide look finds nothing there.
     mask = _mask()
