@@ -277,7 +277,8 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]], dark: U8 | None = 
                  ) -> tuple[FrameCandidate, U8]:
     """Decision: a frame clear of the photo's edges beats one running off it, a fully drawn outline one
     with gaps (a quadrilateral made up of grid lines and paper edges); among those, the outline seen at
-    the most ink levels, then the bigger, and of the outlines near that one the straightest (see
+    the most ink levels, then the bigger (but one drawn whole before one about as big closed over a
+    gap), and of the outlines near that one the straightest (see
     `_straightest`); one nested well inside it is the drawn frame when no drawn line crosses the gap
     between them (the outer one is then the paper seen through a texture, or a ruling joined to the
     frame at a faint level), while lines running on from the inner outline's corners to the outer
@@ -296,6 +297,17 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]], dark: U8 | None = 
     # The outline seen at the most ink levels is the drawn frame (a ruling or a stroke that merges
     # with it at one level moves a corner at that level only); then the bigger.
     order = sorted(range(len(clear)), key=lambda i: (-seen[i], -clear[i][0].area))
+    # Decision: of two outlines seen at as many levels and about as big (the smaller over `_ALIKE` of
+    # the bigger's area), one drawn whole along every side (`_FULL`) goes before one closed over a gap,
+    # because a frame's four sides are drawn lines while the other outline's gap is its hull's chord
+    # across the sheet, along a spoke or a ruling that meets the frame's side (bench_styles seed 27000,
+    # dark, photo 4, lined paper: the frame seen whole at one level, an outline closed along a spoke
+    # 2 % bigger at another, taken for the sheet and read as a 3-player one).
+    if len(order) > 1:
+        first, second = order[0], order[1]
+        if seen[first] == seen[second] and clear[second][0].area > _ALIKE * clear[first][0].area \
+                and clear[second][0].coverage >= _FULL > clear[first][0].coverage:
+            order[0], order[1] = second, first
     best = _straightest(clear, order, size)
     for i in order:
         if i != best and seen[i] >= seen[best] - 1 and frame_inside(clear[i], clear[best], size):
@@ -322,6 +334,12 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]], dark: U8 | None = 
         if (small or chord) and _closed_off(clear[best], clear[i], size):
             best = i
     return clear[best]
+
+
+_ALIKE = 0.9
+"""Two outlines whose areas differ by under a tenth are alike in size (`choose_frame`)."""
+_FULL = 0.98
+"""An outline drawn along this share of each side at least is drawn whole (`choose_frame`)."""
 
 
 def _cut_by_chord(inner: F64, outer: F64, dark: U8, size: int) -> bool:

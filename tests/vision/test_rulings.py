@@ -1,0 +1,48 @@
+"""Whether an outline's inside is ruled at one pitch (`_rulings.ruled_ways`).
+
+Synthetic masks, 600 × 600 px; the outline 100..500 both ways, so that the inside mapped to the 256 px
+square is scaled by 0.64 (a 20 px pitch repeats every 12.8 px there, within the 3..40 px looked at).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from sheetscan.vision._arrays import U8, f64
+from sheetscan.vision._rulings import ruled_ways
+
+SIZE = 600
+_QUAD = f64([[100, 100], [500, 100], [500, 500], [100, 500]])
+
+
+def _outlined() -> U8:
+    mask = np.zeros((SIZE, SIZE), np.uint8)
+    cv2.polylines(mask, [np.round(_QUAD).astype(np.int32)], True, 255, 2)
+    return mask
+
+
+def test_a_printed_grid_repeats_both_ways_and_lined_paper_one_way() -> None:
+    grid = _outlined()
+    lined = _outlined()
+    for v in range(100, 501, 20):
+        grid[v:v + 2, 100:500] = 255
+        grid[100:500, v:v + 2] = 255
+        lined[v:v + 2, 100:500] = 255
+    assert ruled_ways(grid, _QUAD) == 2
+    assert ruled_ways(lined, _QUAD) == 1
+
+
+def test_a_drawn_sheet_with_writing_does_not_repeat() -> None:
+    # The nested rectangles (at 20 % and 35 % in from the frame: not one pitch), two diagonals and
+    # 300 short strokes at random places (digits).
+    mask = _outlined()
+    for inset in (80, 140):
+        cv2.rectangle(mask, (100 + inset, 100 + inset), (500 - inset, 500 - inset), 255, 2)
+    cv2.line(mask, (100, 100), (500, 500), 255, 2)
+    cv2.line(mask, (500, 100), (100, 500), 255, 2)
+    rng = np.random.default_rng(3)
+    for x, y in rng.integers(110, 480, size=(300, 2)):
+        cv2.line(mask, (int(x), int(y)), (int(x) + 6, int(y) + 12), 255, 2)
+    assert ruled_ways(mask, _QUAD) == 0
+    # An empty inside repeats nothing either.
+    assert ruled_ways(np.zeros((SIZE, SIZE), np.uint8), _QUAD) == 0
