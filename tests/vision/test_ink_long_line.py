@@ -95,3 +95,19 @@ def test_without_the_drawn_lines_the_long_blob_goes_whole() -> None:
     darkness[(line | digits[0] | digits[1]) > 0] = 0.6
     mask = _ink(darkness, None)
     assert not (mask[(digits[0] | digits[1]) > 0]).any()
+
+
+def test_a_small_digit_against_an_unfound_line_stays() -> None:
+    # The 5 px line (its `line_width` 9) with a "0" 24 px tall, under three line widths, hanging from it: 60 %
+    # of the zero's ink lies within 1.5 line widths of the line's course, but it stands off the line by its
+    # whole height; the line goes.
+    mask = np.zeros((HEIGHT, WIDTH), np.uint8)
+    cv2.line(mask, START, END, 255, 5)
+    zero = np.zeros_like(mask)
+    centre = (420, round(_line_y(420)) + 2 + 12)
+    cv2.ellipse(zero, centre, (8, 12), 0, 0, 360, 255, 3)
+    out = cut_long_blobs(np.maximum(mask, zero), max_length=120, straight=150)
+    off_line = (zero > 0) & (cv2.dilate(mask, np.ones((9, 9), np.uint8)) == 0)
+    assert np.count_nonzero(out[off_line]) >= 0.9 * np.count_nonzero(off_line)
+    out[centre[1] - 16:centre[1] + 16, centre[0] - 12:centre[0] + 12] = 0
+    assert not out.any()
