@@ -53,6 +53,14 @@ _NEAR_GAP = 0.25
 _WIDE_GAP = 0.5
 """A space between two glyphs of one token of at least this many digit heights is most likely the
 space after a number whose dot was lost, or after a crossed-out number whose strike was not seen."""
+_MOST_WAYS = 36
+"""The most ways of cutting one number `choose_cuts` reads (`cut_ways`).
+
+Decision: 36, not `cut_ways`' 12, because every way that cuts one glyph otherwise comes first and
+reads each glyph's every cut, so the ways that combine those cuts read no new digit crop (the cache
+knows them) and cost only choices; with 12, a token of two glyphs of five or six cuts each kept the
+one-glyph ways and two of the twenty-odd combinations, and "16.18." (a "1" run into each, the dots
+lost) could never be read "1|6", "1|8": small 21006, 15, 6, 8, 19."""
 _STRUCK_GAP = 0.4
 """A token split at a space this wide (digit heights) or wider may be read as a crossed-out number run
 into the one written after it (`_read_ways`)."""
@@ -120,7 +128,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                     strict=True))
     for token in tokens:
         if id(token) in needed:
-            ways = cut_ways(token)
+            ways = cut_ways(token, most=_MOST_WAYS)
             splittable = id(token) in split_ok and not token.crossed_out and len(token.glyph_cuts) > 1
         elif id(token) in wide:
             ways, splittable = wide[id(token)], False
