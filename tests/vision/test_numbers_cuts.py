@@ -114,6 +114,18 @@ def test_pieces_of_a_digit_a_hair_apart_are_offered_joined() -> None:
     assert first == 1 and (x, x + w) == (arm[0], stem[0] + stem[2])
 
 
+def test_two_digits_a_hair_apart_are_not_offered_joined() -> None:
+    # "11" whose "1"s stand 2-3 px apart, each as tall as a digit: two digits, not pieces of one.
+    image = np.full((120, 260, 3), 235, np.uint8)
+    pen = (120, 50, 20)
+    cv2.line(image, (70, 38), (70, 82), pen, 3)
+    cv2.line(image, (76, 38), (76, 82), pen, 3)
+    (token,) = find_numbers(find_ink(image, max_extent=1.0), whole(image)).blocks[0].candidates[0][1]
+    (left,), (right,) = (glyph[0] for glyph in token.glyph_cuts)
+    assert left[0] + left[2] < right[0] and right[0] - (left[0] + left[2]) <= 0.1 * token.digit_size[0]
+    assert token.glyph_joins == ()
+
+
 def test_a_number_whose_dot_was_lost_splits_also_where_a_glyph_is_cut_another_way() -> None:
     # 8, then "16 20" written without a dot: "16" is one glyph read whole as "6" first (the 1 run
     # into the 6), "2" and "0" may each be cut in two as well. Only "16" | "20", the "16" glyph cut,
