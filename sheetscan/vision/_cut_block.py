@@ -37,9 +37,20 @@ _AMBIGUOUS_WIDTH = 0.75
 # ("11", "14", "17" joined by a serif or a bar) stands out as a stroke at one side.
 _EDGE_WIDTH = 0.4
 # Two neighbouring glyphs may be pieces of one digit when together they are no wider than this many
-# digit heights and their boxes overlap or touch: digits written side by side leave a space, the
-# pieces of a broken stroke overlap (a "(" and ")" of a pale 0).
+# digit heights and their boxes overlap, touch or stand at most `_JOIN_GAP` apart: digits written side
+# by side leave a space, the pieces of a broken stroke overlap (a "(" and ")" of a pale 0).
 _JOIN_WIDE = 1.0
+# Decision: two glyphs up to 0.1 digit heights apart (about a stroke's width) may be pieces of one
+# digit too, because a digit drawn in two strokes (a 4's arm and its stem, a 5's flag, a 7's bar) or
+# a stroke the ink lost a sliver of is split by a hair's space, not overlapping ("14" whose 4's arm and
+# stem stand 2 px apart at 49 px digits read "1", "11": motion 21001); the joined way competes like any
+# other (`_totals.cut_ways`) and is read only for numbers that are unsure or out of step.
+_JOIN_GAP = 0.1
+# Two glyphs apart (not overlapping or touching) are joined only when one of them stands lower than this
+# share of the digit height. Decision: because a piece of a broken digit (a 4's arm, a 5's flag) stands
+# lower than a whole digit, while two digits written a hair apart each stand as tall as one: the two
+# "1"s of an "11" 2 px apart (bench 1004, 36 and 29 px at 36 px digits) were read joined as one digit.
+_JOIN_PIECE = 0.7
 # A number needs a glyph at least this share of the block's digit height.
 _LOWEST_DIGIT = 0.6
 # The smallest digit height, as a share of the sheet image's shorter side.
@@ -287,7 +298,9 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
     for g, (a, b) in enumerate(itertools.pairwise(group.glyphs)):
         (ax, ay, aw, ah), (bx, by, bw, bh) = a.box, b.box
         left, right = min(ax, bx), max(ax + aw, bx + bw)
-        if bx <= ax + aw and right - left <= _JOIN_WIDE * height:
+        apart = bx > ax + aw
+        if (bx - (ax + aw) <= _JOIN_GAP * height and right - left <= _JOIN_WIDE * height
+                and (not apart or min(ah, bh) < _JOIN_PIECE * height)):
             top, bottom = min(ay, by), max(ay + ah, by + bh)
             joins.append((g, shifted([(left, top, right - left, bottom - top)])[0]))
     return crop, options, tuple(joins), (x, y, w, h)

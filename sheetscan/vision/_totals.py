@@ -53,6 +53,14 @@ _NEAR_GAP = 0.25
 _WIDE_GAP = 0.5
 """A space between two glyphs of one token of at least this many digit heights is most likely the
 space after a number whose dot was lost, or after a crossed-out number whose strike was not seen."""
+_MOST_WAYS = 36
+"""The most ways of cutting one number `choose_cuts` reads (`cut_ways`).
+
+Decision: 36, not `cut_ways`' 12, because every way that cuts one glyph otherwise comes first and
+reads each glyph's every cut, so the ways that combine those cuts read no new digit crop (the cache
+knows them) and cost only choices; with 12, a token of two glyphs of five or six cuts each kept the
+one-glyph ways and two of the twenty-odd combinations, and "16.18." (a "1" run into each, the dots
+lost) could never be read "1|6", "1|8": small 21006, 15, 6, 8, 19."""
 _STRUCK_GAP = 0.4
 """A token split at a space this wide (digit heights) or wider may be read as a crossed-out number run
 into the one written after it (`_read_ways`)."""
@@ -120,7 +128,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                     strict=True))
     for token in tokens:
         if id(token) in needed:
-            ways = cut_ways(token)
+            ways = cut_ways(token, most=_MOST_WAYS)
             splittable = id(token) in split_ok and not token.crossed_out and len(token.glyph_cuts) > 1
         elif id(token) in wide:
             ways, splittable = wide[id(token)], False
@@ -146,7 +154,8 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
         # read for it (not only the ones wider than `_swallow.may_swallow`), because that writer's "13"
         # is as narrow as a digit and reads as a sure 3; the totals still choose.
         if any(pick > 0 and finds_a_one(found[0], found[pick])
-               for found, pick in zip(choices, picks, strict=True)):
+               for found, pick in zip(choices, picks, strict=True)) or _one_would_mend(
+                   choices, picks, rising=rising, usual=free):
             habitual = [t for t in sequence if id(t) not in options and not t.crossed_out and t.glyph_cuts]
             habit = dict(zip(map(id, habitual), _read_ones([(t, wide_ways(t, habit=True)) for t in habitual],
                                                            cache), strict=True))
@@ -373,6 +382,30 @@ def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading],
             need.update((id(kept[i]), id(kept[i + 1])))
     return need
 
+
+
+def _one_would_mend(choices: list[list[Choice]], picks: list[int], *, rising: bool,
+                    usual: float = USUAL_STEP) -> bool:
+    """Whether a number at a step the picked totals still take at a cost (in the zone's better
+    direction) has a way of cutting that finds a sure "1" run into its digit (`finds_a_one`), though
+    the totals did not pick it.
+
+    Decision: such a way is evidence enough of a writer who runs his "1"s into their digits for the
+    zone's other glyphs to be read for one too (`choose_cuts`' habit), because a "1" found where the
+    totals break is what mends them, and a writer who runs one "1" in runs them all in: when two
+    neighbours both swallowed theirs ("10, 14, 16" read 10, 4, 6), finding the one "1" alone mends
+    no step (10, 14, 6 steps back as 10, 4, 6 does), so the totals never pick it and the habit never
+    fired. The totals still choose among the ways read."""
+    kept = [k for k, found in enumerate(choices) if not found[0][0][0][0].crossed_out]
+    values = [[reading.value for _, reading in choices[k][picks[k]][0]] for k in kept]
+    best: list[float] | None = None
+    for sign in (1,) if rising else (1, -1):
+        costs = [step_cost(sign * (v[0] - u[-1]), STEP_BACK, usual=usual)
+                 if u[-1] is not None and v[0] is not None else 0.0 for u, v in itertools.pairwise(values)]
+        if best is None or sum(costs) < sum(best):
+            best = costs
+    broken = {kept[i + side] for i, cost in enumerate(best or []) if cost > 0.0 for side in (0, 1)}
+    return any(finds_a_one(choices[k][0], other) for k in sorted(broken) for other in choices[k][1:])
 
 
 def choice_score(reading: NumberReading) -> float:

@@ -97,6 +97,35 @@ def test_a_glyph_is_told_from_pieces_of_one_digit_by_its_space() -> None:
     assert ten.glyph_joins == ()
 
 
+def test_pieces_of_a_digit_a_hair_apart_are_offered_joined() -> None:
+    # "14" whose 4 is drawn in two strokes: its arm and bar end 1 px short of its stem (49 px digits: a
+    # space of 0.1 digit heights is 4.9 px), 11 px after the "1". The arm and the stem are offered
+    # joined (a 4 broken at its bar, not two digits); the "1" and the arm are not.
+    image = np.full((120, 260, 3), 235, np.uint8)
+    pen = (120, 50, 20)
+    cv2.line(image, (70, 38), (70, 82), pen, 3)  # "1"
+    cv2.line(image, (96, 38), (86, 66), pen, 3)  # the 4's arm
+    cv2.line(image, (86, 66), (100, 66), pen, 3)  # its bar, ending short of the stem
+    cv2.line(image, (106, 38), (106, 82), pen, 3)  # its stem
+    (token,) = find_numbers(find_ink(image, max_extent=1.0), whole(image)).blocks[0].candidates[0][1]
+    _, (arm,), (stem,) = (glyph[0] for glyph in token.glyph_cuts)
+    assert arm[0] + arm[2] < stem[0] and stem[0] - (arm[0] + arm[2]) <= 0.1 * token.digit_size[0]
+    ((first, (x, _, w, _)),) = token.glyph_joins
+    assert first == 1 and (x, x + w) == (arm[0], stem[0] + stem[2])
+
+
+def test_two_digits_a_hair_apart_are_not_offered_joined() -> None:
+    # "11" whose "1"s stand 2-3 px apart, each as tall as a digit: two digits, not pieces of one.
+    image = np.full((120, 260, 3), 235, np.uint8)
+    pen = (120, 50, 20)
+    cv2.line(image, (70, 38), (70, 82), pen, 3)
+    cv2.line(image, (76, 38), (76, 82), pen, 3)
+    (token,) = find_numbers(find_ink(image, max_extent=1.0), whole(image)).blocks[0].candidates[0][1]
+    (left,), (right,) = (glyph[0] for glyph in token.glyph_cuts)
+    assert left[0] + left[2] < right[0] and right[0] - (left[0] + left[2]) <= 0.1 * token.digit_size[0]
+    assert token.glyph_joins == ()
+
+
 def test_a_number_whose_dot_was_lost_splits_also_where_a_glyph_is_cut_another_way() -> None:
     # 8, then "16 20" written without a dot: "16" is one glyph read whole as "6" first (the 1 run
     # into the 6), "2" and "0" may each be cut in two as well. Only "16" | "20", the "16" glyph cut,
@@ -263,3 +292,30 @@ def test_a_one_is_looked_for_before_a_wide_digit_not_after_it() -> None:
     for token, value in ((front, 14), (back, None)):
         parts = choose_cuts(reader, [(True, True, [token])], {id(token): NumberReading(((4, 0.99),), ())})
         assert [r.value for _, r in parts.get(id(token), ())] == ([value] if value else [])
+
+
+def test_a_number_is_read_with_two_of_its_glyphs_cut_their_last_ways() -> None:
+    # 15, then "16" and "18" whose dot was lost (30 px apart, 0.75 digit heights: split cost 0.5), each a
+    # "1" run into its digit: glyphs of 30 and 33 px read whole as a sure 6 and 8, each with three other
+    # cuts, the "1" cut off by the last (8 | 22 px and 9 | 24 px). The two glyphs' cuts make 16 ways;
+    # the way cutting both the last way is the sixteenth, after the seven that cut one glyph otherwise,
+    # and reads no crop those did not. 15, 16 | 18, 19 rises freely (about -0.6); the best of the first
+    # twelve ways, "6" crossed out and 18 (a struck number run into its correction), costs about -1.2.
+    nuisance = (9, 0.5)
+    reader = _ByWidth({20: (1, 0.99), 25: (5, 0.99), 27: (9, 0.99), 30: (6, 0.99), 33: (8, 0.99),
+                       8: (1, 0.99), 22: (6, 0.99), 9: (1, 0.99), 24: (8, 0.99), 14: nuisance, 16: nuisance,
+                       12: nuisance, 18: nuisance, 10: nuisance, 23: nuisance, 13: nuisance, 21: nuisance})
+    h = 40
+    fifteen = _token(((((0, 0, 20, h),),), (((22, 0, 25, h),),)))
+    nineteen = _token(((((0, 0, 20, h),),), (((22, 0, 27, h),),)))
+    first = (((0, 0, 30, h),), ((0, 0, 14, h), (14, 0, 16, h)), ((0, 0, 12, h), (12, 0, 18, h)),
+             ((0, 0, 8, h), (8, 0, 22, h)))
+    second = (((60, 0, 33, h),), ((60, 0, 10, h), (70, 0, 23, h)), ((60, 0, 13, h), (73, 0, 21, h)),
+              ((60, 0, 9, h), (69, 0, 24, h)))
+    pair = _token((first, second))
+    sequence = [fifteen, pair, nineteen]
+    readings = {id(t): reader.read_numbers([t.image])[0] for t in sequence}
+    assert [readings[id(t)].value for t in sequence] == [15, 68, 19]
+    parts = choose_cuts(reader, [(True, True, sequence)], readings)
+    got = [(reading.value, token.crossed_out) for token, reading in parts[id(pair)]]
+    assert got == [(16, False), (18, False)]
