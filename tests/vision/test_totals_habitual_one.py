@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+from sheetscan.vision.recognise import NumberImage
+from tests.vision._by_width import ByWidth
 
 Box = tuple[int, int, int, int]
 HEIGHT = 40
@@ -24,28 +24,10 @@ swallowed a "1" by itself (`_swallow.may_swallow`), one over 0.6 of the height (
 whose writer runs them in."""
 
 
-class _ByWidth:
-    """Reads a digit box by its width: `table[width]` is (digit, probability), the rest noise."""
-
-    name = "by-width"
-    reads_by_digit = True
-
-    def __init__(self, table: dict[int, tuple[int, float]]) -> None:
-        self.table = table
-
-    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
-        out = []
-        for number in numbers:
-            digits = [DigitReading((self.table[crop.shape[1]],), 1.0 - self.table[crop.shape[1]][1])
-                      for crop in crop_digits(number)]
-            out.append(read_number(digits))
-        return out
-
-
 # "10" and "22" written apart; "4" and "6" each a glyph of 30 and 29 px whose left 8 px, cut off, read a
 # sure "1" (the rest 22 and 21 px read the digit): the network reads the whole glyph as the digit alone.
-READER = _ByWidth({9: (1, 0.99), 24: (0, 0.99), 25: (2, 0.99), 30: (4, 0.99), 29: (6, 0.99),
-                   8: (1, 0.99), 22: (4, 0.99), 21: (6, 0.99)})
+READER = ByWidth({9: (1, 0.99), 24: (0, 0.99), 25: (2, 0.99), 30: (4, 0.99), 29: (6, 0.99),
+                  8: (1, 0.99), 22: (4, 0.99), 21: (6, 0.99)})
 
 
 def _token(glyph_cuts: list[list[list[Box]]]) -> NumberToken:

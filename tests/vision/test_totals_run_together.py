@@ -11,31 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sheetscan.vision._recog_types import crop_digits
 from sheetscan.vision._totals import choose_cuts, split_cost
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
+from sheetscan.vision.recognise import NumberImage, NumberReading
+from tests.vision._by_width import ByWidth
 
 Box = tuple[int, int, int, int]
 HEIGHT = 40
-
-
-class _ByWidth:
-    """Reads a digit box by its width: `table[width]` is (digit, probability), the rest noise."""
-
-    name = "by-width"
-    reads_by_digit = True
-
-    def __init__(self, table: dict[int, tuple[int, float]]) -> None:
-        self.table = table
-
-    def read_numbers(self, numbers: list[NumberImage]) -> list[NumberReading]:
-        out = []
-        for number in numbers:
-            digits = [DigitReading((self.table[crop.shape[1]],), 1.0 - self.table[crop.shape[1]][1])
-                      for crop in crop_digits(number)]
-            out.append(read_number(digits))
-        return out
 
 
 def _token(glyphs: list[Box], *, zone: int = 0) -> NumberToken:
@@ -64,10 +46,10 @@ def test_the_cost_of_two_numbers_falls_with_their_space() -> None:
     assert all(a >= b for a, b in zip(map(split_cost, spaces), map(split_cost, spaces[1:]), strict=False))
 
 
-def _run_together(space: int) -> tuple[NumberToken, NumberToken, _ByWidth]:
+def _run_together(space: int) -> tuple[NumberToken, NumberToken, ByWidth]:
     # 76, then "8" (22 px) and "90" ("9" 23 px, "0" 25 px, 2 px apart) with `space` px between the 8
     # and the 9: the 8 is a crossed-out number whose strike was not seen, 90 its correction.
-    reader = _ByWidth({30: (7, 0.99), 22: (8, 0.99), 23: (9, 0.99), 25: (0, 0.99)})
+    reader = ByWidth({30: (7, 0.99), 22: (8, 0.99), 23: (9, 0.99), 25: (0, 0.99)})
     before, _ = _sure(76, 30)
     nine = 22 + space
     token = _token([(0, 0, 22, HEIGHT), (nine, 0, 23, HEIGHT), (nine + 25, 0, 25, HEIGHT)])
@@ -106,7 +88,7 @@ def test_two_numbers_whose_dot_was_lost_stay_two_when_both_step_on() -> None:
     # A pulka (free steps up to 10) 1, then "2" and "8" 24 px (0.6 H) apart, read "28": 1 -> 28 steps
     # 27: 0.5 + 2 ln 2.7 = 2.49. Split, 2 | 8: -0.02 - 0.5, steps +1 and +6 free: -0.52; the 2 crossed
     # out: -1.12 (1 -> 8 free). Both numbers are kept, neither crossed out.
-    reader = _ByWidth({24: (2, 0.99), 27: (8, 0.99), 20: (1, 0.99)})
+    reader = ByWidth({24: (2, 0.99), 27: (8, 0.99), 20: (1, 0.99)})
     before, _ = _sure(1, 20)
     token = _token([(0, 0, 24, HEIGHT), (48, 0, 27, HEIGHT)])
     readings = {id(before): NumberReading(((1, 0.99),), ()), id(token): reader.read_numbers([token.image])[0]}
@@ -122,7 +104,7 @@ def test_three_numbers_run_together_across_two_wide_spaces_are_read_as_three() -
     # - 2 | 8 | 10: -0.04, two wide spaces 0.5 + 0.5, steps +1, +6, +2 free: -1.04;
     # - 28 crossed out, 10 (split at the second space): -0.04 - 0.5 - 0.6 = -1.14, 1 -> 10 free;
     # - 2 crossed out, 810: 810 steps 809 from 1, capped at 4; 28 | 10: 1 -> 28 = 2.49, 28 -> 10 back.
-    reader = _ByWidth({24: (2, 0.99), 27: (8, 0.99), 10: (1, 0.99), 25: (0, 0.99)})
+    reader = ByWidth({24: (2, 0.99), 27: (8, 0.99), 10: (1, 0.99), 25: (0, 0.99)})
     before, _ = _sure(1, 10)
     token = _token([(0, 0, 24, HEIGHT), (48, 0, 27, HEIGHT), (99, 0, 10, HEIGHT), (111, 0, 25, HEIGHT)])
     readings = {id(before): NumberReading(((1, 0.99),), ()),
