@@ -346,24 +346,27 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
     x_a, x_b = int(left + 0.3 * fw), int(right - 0.3 * fw)
     y_a, y_b = int(top + 0.3 * fh), int(bottom - 0.3 * fh)
 
-    def profiles(along: int) -> tuple[F64, F64]:
-        horizontal, vertical = line_masks(mask, length, slack, along=along)
-        return (f64(horizontal[:, x_a:x_b].sum(axis=1).astype(np.float64) / 255.0),
-                f64(vertical[y_a:y_b, :].sum(axis=0).astype(np.float64) / 255.0))
+    @cache
+    def masks(along: int) -> tuple[U8, U8]:  # each made once, when first needed
+        return line_masks(mask, length, slack, along=along)
+
+    def profiles(along: int, xs: tuple[int, int] = (x_a, x_b), ys: tuple[int, int] = (y_a, y_b)
+                 ) -> tuple[F64, F64]:
+        horizontal, vertical = masks(along)
+        return (f64(horizontal[:, xs[0]:xs[1]].sum(axis=1).astype(np.float64) / 255.0),
+                f64(vertical[ys[0]:ys[1], :].sum(axis=0).astype(np.float64) / 255.0))
 
     rows, cols = profiles(1)
 
     @cache
-    def bridged() -> tuple[F64, F64]:  # made once, when a side first needs it
+    def bridged() -> tuple[F64, F64]:
         return profiles(slack)
 
     @cache
     def wide_profiles() -> tuple[F64, F64]:  # bridged, along the middle `_WIDE` of each side
-        horizontal, vertical = line_masks(mask, length, slack, along=slack)
-        wx_a, wx_b = int(left + (1 - _WIDE) / 2 * fw), int(right - (1 - _WIDE) / 2 * fw)
-        wy_a, wy_b = int(top + (1 - _WIDE) / 2 * fh), int(bottom - (1 - _WIDE) / 2 * fh)
-        return (f64(horizontal[:, wx_a:wx_b].sum(axis=1).astype(np.float64) / 255.0),
-                f64(vertical[wy_a:wy_b, :].sum(axis=0).astype(np.float64) / 255.0))
+        off = (1 - _WIDE) / 2
+        return profiles(slack, (int(left + off * fw), int(right - off * fw)),
+                        (int(top + off * fh), int(bottom - off * fh)))
 
     def lines(axis: int, start: float, stop: float, span: float) -> tuple[float | None, list[float], F64]:
         plain = (rows, cols)[axis]

@@ -195,7 +195,7 @@ def _standing_on(piece: Mask, segment: tuple[int, int, int, int], *, stroke: flo
         x0, y0, x1, y1 = x1, y1, x0, y0
     rest = np.asarray(erase_strikes(piece, [segment], stroke=stroke) > 0, dtype=np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    band = max(2, round(1.5 * stroke + 1)) / 2  # half the band `erase_strikes` took out
+    band = _erased_width(stroke) / 2  # half the band `erase_strikes` took out
     line = y0 + (y1 - y0) * (np.arange(rest.shape[1]) - x0) / max(1, x1 - x0)
     rows = np.arange(rest.shape[0])[:, None]
     above = np.bincount(labels[rows < line[None, :] - band], minlength=count)
@@ -280,7 +280,7 @@ def _continuity(piece: Mask, segment: tuple[int, int, int, int]) -> float:
 def erase_strikes(mask: Mask, segments: list[Box], *, stroke: float) -> Mask:
     """`mask` with the strikes' pixels taken out (a band a little wider than the pen)."""
     cleaned = mask.copy()
-    thickness = max(2, round(1.5 * stroke + 1))
+    thickness = _erased_width(stroke)
     for x0, y0, x1, y1 in segments:
         # Extend each segment a little: Hough ends short of the stroke's rounded ends.
         dx, dy = x1 - x0, y1 - y0
@@ -288,6 +288,11 @@ def erase_strikes(mask: Mask, segments: list[Box], *, stroke: float) -> Mask:
         ex, ey = round(dx / norm * thickness), round(dy / norm * thickness)
         cv2.line(cleaned, (x0 - ex, y0 - ey), (x1 + ex, y1 + ey), 0, thickness)
     return cleaned
+
+
+def _erased_width(stroke: float) -> int:
+    """The width (px) of the band `erase_strikes` takes out along a strike: a little wider than the pen."""
+    return max(2, round(1.5 * stroke + 1))
 
 
 def crossed_by(blob: Blob, segments: list[Box], *, stroke: float) -> bool:
