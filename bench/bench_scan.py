@@ -37,6 +37,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -172,18 +173,28 @@ def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
             tally.zones_right += 1
 
 
-def photos(count: int, seed: int) -> list[tuple[str, bytes, dict[str, Any]]]:
-    """`count` rendered photos (name, JPEG bytes, truth) across the sample games and layouts."""
+def sample_games() -> tuple[list[Path], list[dict[str, Any]]]:
+    """The sample games' files (samples/game-*.json, in name order) and the sheet of each."""
     games = sorted((ROOT / "samples").glob("game-*.json"))
     if not games:
         raise SystemExit("no samples/game-*.json to render")
+    return games, [sheet_or_game(json.loads(path.read_text(encoding="utf-8"))) for path in games]
+
+
+def photo_plan(index: int, sheets: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], str, str]:
+    """Photo `index`'s sheet, layout and MNIST part to draw digits from: the sample games' sheets in
+    turn, each round of them in the other layout of its player count, test and validation alternately."""
+    sheet = sheets[index % len(sheets)]
+    layout = LAYOUTS[len(sheet["players"])][(index // len(sheets)) % 2]
+    return sheet, layout, "test" if index % 2 == 0 else "validation"
+
+
+def photos(count: int, seed: int) -> list[tuple[str, bytes, dict[str, Any]]]:
+    """`count` rendered photos (name, JPEG bytes, truth) across the sample games and layouts."""
+    games, sheets = sample_games()
     out = []
     for i in range(count):
-        game = json.loads(games[i % len(games)].read_text(encoding="utf-8"))
-        sheet = sheet_or_game(game)
-        players = len(sheet["players"])
-        layout = LAYOUTS[players][(i // len(games)) % 2]
-        digits = "test" if i % 2 == 0 else "validation"
+        sheet, layout, digits = photo_plan(i, sheets)
         rendered = render_sheet(sheet, layout=layout, seed=seed + i, digits_from=digits)  # type: ignore[arg-type]
         out.append((f"{games[i % len(games)].stem}/{layout}/seed{seed + i}", rendered.jpeg(), rendered.truth))
     return out

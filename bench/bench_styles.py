@@ -36,7 +36,6 @@ that gave no result at all (exit 3: no sheet, or no pulka sheet's lines inside t
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -47,10 +46,10 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scan import LAYOUTS, ROOT, Tally, run_one
+from bench_scan import Tally, photo_plan, run_one, sample_games
 
 from sheetscan.vision.recognise import find_recognizer
-from sheetscan.vision.render import Rendered, render_sheet, sheet_or_game
+from sheetscan.vision.render import Rendered, render_sheet
 
 Image = np.ndarray[Any, np.dtype[np.uint8]]
 
@@ -178,16 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--styles", nargs="+", choices=sorted(STYLES), default=list(STYLES),
                         help="styles to read (default: all; 'usual' is always read first)")
     args = parser.parse_args(argv)
-    games = sorted((ROOT / "samples").glob("game-*.json"))
-    sheets = [sheet_or_game(json.loads(path.read_text(encoding="utf-8"))) for path in games]
+    _, sheets = sample_games()
     cnn = find_recognizer("cnn")
     tallies: dict[str, Tally] = {}
     for name in ["usual", *(s for s in args.styles if s != "usual")]:
         tally = tallies[name] = Tally()
         for i in range(args.photos):
-            sheet = sheets[i % len(sheets)]
-            layout = LAYOUTS[len(sheet["players"])][(i // len(sheets)) % 2]
-            digits = "test" if i % 2 == 0 else "validation"
+            sheet, layout, digits = photo_plan(i, sheets)
             rendered = styled(STYLES[name], sheet, layout, args.seed + i, digits)
             run_one(cnn, rendered.jpeg(), rendered.truth, tally)
         print(f"  {name}: {tally.row(name, 1.0)}", file=sys.stderr)

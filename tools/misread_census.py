@@ -29,7 +29,6 @@ peeks at the random generator's choice and restores its state).
 from __future__ import annotations
 
 import argparse
-import json
 import pickle
 import sys
 from collections import Counter
@@ -225,14 +224,11 @@ class DrawnDigits:
 
 def _photo(seed: int, style: str, index: int, drawn: DrawnDigits) -> tuple[bytes, dict[str, Any]]:
     """Photo `index` of `style` from `seed` (bench_scan's or bench_styles' photo of that seed)."""
-    from bench_scan import LAYOUTS
+    from bench_scan import photo_plan, sample_games
     from bench_styles import STYLES, styled
 
-    from sheetscan.vision.render import render_sheet, sheet_or_game
-    games = sorted((ROOT / "samples").glob("game-*.json"))
-    sheet = sheet_or_game(json.loads(games[index % len(games)].read_text(encoding="utf-8")))
-    layout = LAYOUTS[len(sheet["players"])][(index // len(games)) % 2]
-    digits = "test" if index % 2 == 0 else "validation"
+    from sheetscan.vision.render import render_sheet
+    sheet, layout, digits = photo_plan(index, sample_games()[1])
     with drawn.recording():
         if style == "bench":
             rendered = render_sheet(sheet, layout=layout, seed=seed + index, digits_from=digits)  # type: ignore[arg-type]
