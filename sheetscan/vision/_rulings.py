@@ -72,8 +72,8 @@ def _repeats(profile: F64) -> bool:
 
     Known weakness: at the shortest lags a smooth profile still matches itself, so one way of a grid's
     border can pass by smoothness alone (27006: 0.65 at 3 px, no repeat at the pitch that way); asking for
-    a peak after a dip lost that photo again. A test for one pitch on both axes would be sounder (README,
-    What remains)."""
+    a peak after a dip lost that photo again. `_one_fine_pitch` (a peak after a dip, one pitch both ways)
+    is asked besides, not instead, for that reason: 27006 usual's border shows a pitch one way only."""
     centred = profile - profile.mean()
     energy = float(np.dot(centred, centred))
     if energy <= len(profile) * _FLAT**2:
