@@ -105,7 +105,7 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # with squared paper's printed grid divided out (`grid_free`), and an outline drawn whole found there
     # is the frame, because a pencil frame paler than the grid is joined to the grid at every level that
     # shows it whole (unseen seed 29000, photo 4, thin: no sheet found). Only then, and only on paper
-    # whose grid repeats at one pitch both ways, because it is slow (2-3 s of CPU on a 1200 px preview).
+    # whose grid repeats at one pitch both ways, because it is slow (1.4-1.7 s of CPU on a 1200 px preview).
     if chosen is None or not whole(chosen[0]):
         flat = grid_free({channel: ratio(channel) for channel in ("min", "max")}, dark)
         if flat is not None:
