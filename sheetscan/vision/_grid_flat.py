@@ -1,0 +1,205 @@
+"""Squared paper's printed grid divided out of the preview's ink ratios, where it hides a faint frame.
+
+A pencil frame on squared paper may be paler than the grid (a ratio to the paper of 0.83-0.85 against
+the grid's 0.86-0.88, unseen seed 29000, photo 4, thin): at every level that shows the frame whole the
+grid joins it into one mesh, and at the darker levels the frame breaks up. Colour does not tell them
+apart there (each channel's darkness differs by under 0.04 on both). What does is that the grid is
+printed: straight lines at one pitch in two directions over the whole paper. Seen through a small window
+of the preview (a tile), its lines are parallel and evenly spaced, so every pixel's place in the pitch
+(its phase) says how dark the grid is there; the median ratio of the tile's pixels at each phase is the
+grid's template (writing and drawn lines, at no fixed phase, move a median little), and dividing a
+pixel's ratio by its two families' template values leaves paper where only the grid was and keeps a
+drawn line, also where it crosses the grid.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from sheetscan.vision._arrays import F64, U8, u8
+
+__all__ = ["grid_free"]
+
+_GRID_LEVEL = 0.9
+"""The grid's lines are darker than this share of the paper (printed grids seen: 0.86-0.88)."""
+_PHASES = 16
+"""The pitch is cut into this many phases for the template."""
+_TILE = 64
+"""The preview is flattened in tiles this many px on a side ..."""
+_PAD = 32
+"""... each looked at with this many px round it (more of the grid's lines: a steadier pitch)."""
+_PITCH = (4, 30)
+"""The grid's pitch in px of the preview (a 5 mm grid on a sheet filling 35-100 % of the photo)."""
+_REPEAT = 0.5
+"""The ink across each family of lines repeats at the pitch at least this well (its autocorrelation)."""
+_SAME_PITCH = 0.3
+"""The two families' pitches are one within this share (a square grid, foreshortened by the view)."""
+
+
+def grid_free(ratios: dict[str, NDArray[np.float32]], gray: U8) -> dict[str, NDArray[np.float32]] | None:
+    """`ratios` (a channel's ratio to the paper, by channel) with the squared paper's printed grid divided
+    out (see the module's docstring), or None when the preview `gray` shows no such grid on its paper.
+    The tiles' grid geometry is found on the "min" channel and used for every channel."""
+    darkest = ratios["min"]
+    paper = _paper(gray)
+    if paper is None:
+        return None
+    lines = u8(((darkest < _GRID_LEVEL) & (paper > 0)).astype(np.uint8) * 255)
+    families = _families(lines)
+    if families is None:
+        return None
+    flat = {channel: ratio.copy() for channel, ratio in ratios.items()}
+    h, w = darkest.shape
+    for y0 in range(0, h, _TILE):
+        for x0 in range(0, w, _TILE):
+            if float(np.mean(paper[y0:y0 + _TILE, x0:x0 + _TILE] > 0)) < 0.1:
+                continue
+            _flatten_tile(ratios, flat, paper, families, (y0, x0))
+    return flat
+
+
+def _paper(gray: U8) -> U8 | None:
+    """The paper: the largest bright region of `gray` (Otsu), filled out to its convex hull and drawn in
+    from its edge; None when it is under a tenth of the preview."""
+    blurred = cv2.GaussianBlur(gray, (0, 0), 3)
+    _, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = cv2.erode(bright, np.ones((9, 9), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(bright)
+    if count < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[largest, cv2.CC_STAT_AREA] < 0.1 * gray.size:
+        return None
+    points = np.argwhere(labels == largest)[:, ::-1].astype(np.int32)
+    paper = np.zeros_like(gray)
+    cv2.fillPoly(paper, [cv2.convexHull(points).reshape(-1, 2)], 255)
+    return u8(cv2.erode(paper, np.ones((9, 9), np.uint8)))
+
+
+def _families(lines: U8) -> list[tuple[float, float]] | None:
+    """The grid's two families of lines in the ink `lines` as (the angle of their normal, radians; their
+    pitch, px): the most common straight-line angle (mod 90°) and the one at right angles, each with the
+    pitch its ink repeats at; None when either does not repeat (`_REPEAT`) or the pitches differ."""
+    found = cv2.HoughLines(lines, 1, np.pi / 360, threshold=int(0.15 * max(lines.shape)))
+    if found is None:
+        return None
+    angles = np.degrees(found[:200, 0, 1]) % 90
+    counts = np.histogram(angles, bins=180, range=(0, 90))[0].astype(np.float64)
+    counts = np.convolve(np.r_[counts[-2:], counts, counts[:2]], np.ones(5), "valid")
+    mode = (float(np.argmax(counts)) + 0.5) * 0.5
+    # The mode's bin is a half degree wide and smoothed over five: the lines' own angles near it say
+    # where in it they lie (a quarter degree off smears the lines' profile by 4 px over the paper).
+    offsets = (angles - mode + 45) % 90 - 45
+    first = np.radians(mode + float(np.median(offsets[np.abs(offsets) <= 1.5])))
+    families = []
+    for theta in (first, first + np.pi / 2):
+        pitch = _pitch(lines, theta)
+        if pitch is None:
+            return None
+        families.append((theta, pitch))
+    (_, one), (_, other) = families
+    if abs(one - other) > _SAME_PITCH * max(one, other):
+        return None
+    return families
+
+
+def _pitch(lines: U8, theta: float) -> float | None:
+    """The shortest lag within `_PITCH` at which the ink of `lines` summed along the normal angle `theta`
+    repeats (an autocorrelation peak reaching `_REPEAT` and 0.7 of the highest), or None."""
+    ys, xs = np.nonzero(lines)
+    if len(xs) == 0:
+        return None
+    rho = xs * np.cos(theta) + ys * np.sin(theta)
+    profile = np.bincount((rho - rho.min()).astype(int)).astype(np.float64)
+    low, high = _PITCH
+    if len(profile) < 4 * high:
+        return None
+    # The slow change of the ink along the profile (the paper's outline, the writing's bands) is taken
+    # away: only the lines' repeat is wanted.
+    profile = profile - np.convolve(profile, np.ones(31) / 31, "same")
+    centred = profile - profile.mean()
+    energy = float(np.dot(centred, centred))
+    if energy <= 0:
+        return None
+    ac = np.array([1.0] + [float(np.dot(centred[:-lag], centred[lag:])) / energy
+                           for lag in range(1, high + 2)])
+    peaks = [lag for lag in range(low, high + 1) if ac[lag - 1] <= ac[lag] >= ac[lag + 1]]
+    if not peaks:
+        return None
+    top = max(float(ac[lag]) for lag in peaks)
+    if top < _REPEAT:
+        return None
+    return float(min(lag for lag in peaks if ac[lag] >= 0.7 * top))
+
+
+def _flatten_tile(ratios: dict[str, NDArray[np.float32]], flat: dict[str, NDArray[np.float32]], paper: U8,
+                  families: list[tuple[float, float]], corner: tuple[int, int]) -> None:
+    """Divide the grid out of the tile at `corner` (top, left) of every ratio in `ratios`, into `flat`:
+    each family's angle and pitch fitted on the tile's window (`_fitted`), the template the median ratio
+    of the window's paper pixels at each phase, relative to the median over the phases."""
+    y0, x0 = corner
+    h, w = paper.shape
+    top, left = max(0, y0 - _PAD), max(0, x0 - _PAD)
+    rows, cols = np.mgrid[top:min(h, y0 + _TILE + _PAD), left:min(w, x0 + _TILE + _PAD)]
+    ys, xs = rows.ravel(), cols.ravel()
+    on_paper = paper[ys, xs] > 0
+    darkness = 1.0 - ratios["min"][ys, xs].astype(np.float64)
+    phases = []
+    for theta, pitch in families:
+        # The fit looks at every other pixel both ways: as good a fit at a quarter of the cost.
+        sample = on_paper & (ys % 2 == 0) & (xs % 2 == 0)
+        angle, step = _fitted(darkness[sample], xs[sample], ys[sample], theta, pitch)
+        phases.append(_phase(xs, ys, angle, step))
+    core = (ys >= y0) & (ys < y0 + _TILE) & (xs >= x0) & (xs < x0 + _TILE)
+    for channel, ratio in ratios.items():
+        values = ratio[ys, xs].astype(np.float64)
+        template = np.ones(len(values))
+        for phase in phases:
+            medians = _medians(values[on_paper], phase[on_paper])
+            template *= np.minimum(medians / max(float(np.median(medians)), 1e-3), 1.0)[phase]
+        flat[channel][ys[core], xs[core]] = np.minimum(values[core] / np.maximum(template[core], 0.3), 1.0)
+
+
+def _medians(values: F64, phase: NDArray[np.int64]) -> F64:
+    """The median of `values` at each phase (1, paper, at a phase no pixel has)."""
+    order = np.lexsort((values, phase))
+    ranked, phases = values[order], phase[order]
+    ends = np.searchsorted(phases, np.arange(_PHASES + 1))
+    medians = np.ones(_PHASES)
+    for k in range(_PHASES):
+        if ends[k + 1] > ends[k]:
+            medians[k] = float(ranked[(ends[k] + ends[k + 1] - 1) // 2])
+    return medians
+
+
+def _phase(xs: NDArray[np.int64], ys: NDArray[np.int64], angle: float, pitch: float) -> NDArray[np.int64]:
+    """Each pixel's phase (0 .. `_PHASES` - 1) in a family of lines of normal angle `angle` and `pitch`."""
+    rho = xs * np.cos(angle) + ys * np.sin(angle)
+    phase: NDArray[np.int64] = ((rho / pitch) % 1.0 * _PHASES).astype(np.int64) % _PHASES
+    return phase
+
+
+def _contrast(darkness: F64, xs: NDArray[np.int64], ys: NDArray[np.int64], angle: float, pitch: float
+              ) -> float:
+    """How much darker the darkest phase of a family of lines (`angle`, `pitch`) is than the median phase."""
+    phase = _phase(xs, ys, angle, pitch)
+    counts = np.bincount(phase, minlength=_PHASES)
+    means = np.bincount(phase, weights=darkness, minlength=_PHASES) / np.maximum(counts, 1)
+    return float(means.max() - np.median(means))
+
+
+def _fitted(darkness: F64, xs: NDArray[np.int64], ys: NDArray[np.int64], theta: float, pitch: float
+            ) -> tuple[float, float]:
+    """The angle and pitch near `theta` and `pitch` at which the window's darkness folds sharpest
+    (`_contrast`), coarse to fine: the view turns and foreshortens the grid across the paper."""
+    def best(angles: F64, pitches: F64) -> tuple[float, float]:
+        pairs = [(float(a), float(p)) for a in angles for p in pitches]
+        return max(pairs, key=lambda pair: _contrast(darkness, xs, ys, *pair))
+
+    angle, _ = best(theta + np.radians(np.arange(-2.0, 2.01, 0.5)), np.array([pitch]))
+    _, step = best(np.array([angle]), pitch * np.arange(0.85, 1.151, 0.02))
+    angle, _ = best(angle + np.radians(np.arange(-0.5, 0.51, 0.125)), np.array([step]))
+    _, step = best(np.array([angle]), step * np.arange(0.97, 1.031, 0.005))
+    return angle, step
