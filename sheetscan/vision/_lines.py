@@ -100,7 +100,8 @@ def local_ink(ratio: NDArray[np.float32], *, strong: float = 1.0 - INK_STRONG, w
 
 
 def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
-    """The pieces of `ink` off `lines` that lie wholly within `reach` px of them (255), else 0.
+    """The pieces of `ink` off `lines` that lie wholly within `reach` px of them (255), else 0; but not a
+    stroke of its own lying along the lines (see below).
 
     Where a ruling of squared paper crosses a drawn line, its stubs on both sides darken into ink
     beside the line; left out of the line mask, the ink stage takes the crossing for handwriting
@@ -118,7 +119,77 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
     keep = np.full(count, 255, np.uint8)
     keep[labels[far > 0]] = 0
     keep[0] = 0
-    return _relabelled(u8(rest), labels, keep)
+    # Decision: a piece longer than twice the reach, on average thicker than half of it, lying level or
+    # upright with the lines beside it (across its length, outside its own box) over at least half its
+    # length but bordering them (8-adjacent) along less than two thirds of it, is a stroke of its own lying
+    # along a line, not the line's: a level "1" written just under a line, touching it in part or not at
+    # all, lies wholly within a line width of it, and was masked as line (27002 "16", in every style). A
+    # ruling's stubs are no longer than the reach; a line's fringe along it, and squared paper's ruling
+    # running beside it, are thinner than half a line's width (a third let the ruling through: seed 32004
+    # dark); the half of a line its mask missed borders the mask all along (0.8 of its length or more,
+    # where that "1" bordered it along 0.56); a stretch of the line itself that its mask missed has the
+    # line at its ends, not beside it.
+    hanging = _relabelled(u8(rest), labels, keep)
+    border = None
+    for (x, y, w, h), piece in _strokes(hanging, r):
+        if not _alongside(lines, (x, y, w, h), r):
+            continue
+        if border is None:
+            border = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+        touching = piece & (border[y:y + h, x:x + w] > 0)
+        if 3 * float(np.mean(np.any(touching, axis=0 if w >= h else 1))) < 2:
+            hanging[y:y + h, x:x + w][piece] = 0
+    return hanging
+
+
+Box = tuple[int, int, int, int]
+"""x, y, width, height."""
+
+
+def _strokes(mask: U8, reach: int) -> list[tuple[Box, NDArray[np.bool_]]]:
+    """The 8-connected pieces of `mask` longer than twice `reach` px and thicker on average than half of it
+    (pixels over the longer side of the box): each piece's box and its pixels within the box.
+
+    The pieces are found by their outer outlines, far faster than labelling the sheet with statistics; a
+    piece's pixels are the ink within its filled outline (with any speck inside a hole of it: a stroke
+    that long and thick has none).
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    found: list[tuple[Box, NDArray[np.bool_]]] = []
+    if hierarchy is None:
+        return found
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent >= 0:
+            continue  # a hole's outline
+        x, y, w, h = cv2.boundingRect(contour)
+        side = max(w, h)
+        if side <= 2 * reach:
+            continue
+        inside = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inside, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
+        piece = (inside > 0) & (mask[y:y + h, x:x + w] > 0)
+        if 2 * int(np.count_nonzero(piece)) > reach * side:
+            found.append(((x, y, w, h), piece))
+    return found
+
+
+def _alongside(lines: U8, box: Box, reach: int) -> bool:
+    """Whether the box (x, y, width, height) lies level or upright (at least twice as long as wide) with
+    `lines` beside it across its longer side, within `reach` px of it but outside it, over at least half its
+    length, and not going on past both its ends (within `reach` px, level with the box): a stretch of a line
+    split off from the rest has it at both ends. (A slanting piece's box tells neither.)"""
+    x, y, w, h = box
+    if max(w, h) < 2 * min(w, h):
+        return False
+    if w >= h:
+        before, after = lines[max(0, y - reach):y, x:x + w], lines[y + h:y + h + reach, x:x + w]
+        seen = np.any(before > 0, axis=0) | np.any(after > 0, axis=0)
+        ends = lines[y:y + h, max(0, x - reach):x], lines[y:y + h, x + w:x + w + reach]
+    else:
+        before, after = lines[y:y + h, max(0, x - reach):x], lines[y:y + h, x + w:x + w + reach]
+        seen = np.any(before > 0, axis=1) | np.any(after > 0, axis=1)
+        ends = lines[max(0, y - reach):y, x:x + w], lines[y + h:y + h + reach, x:x + w]
+    return 2 * int(np.count_nonzero(seen)) >= len(seen) and not all(np.any(end > 0) for end in ends)
 
 
 def ink_at(mask: U8, x: NDArray[np.integer], y: NDArray[np.integer]) -> NDArray[np.bool_]:

@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from sheetscan.vision._lines import at_least, opening
 
-__all__ = ["half_size_lines", "straight_lines", "unbroken", "unbroken_slanting"]
+__all__ = ["half_size_lines", "past_line_ends", "straight_lines", "unbroken", "unbroken_slanting"]
 
 Mask = npt.NDArray[np.uint8]
 
@@ -37,6 +37,54 @@ def straight_lines(mask: Mask, *, length: float) -> tuple[Mask, Mask, Mask]:
             cv2.line(slanting, (2 * int(x0), 2 * int(y0)), (2 * int(x1), 2 * int(y1)), 255, 5)
         slanting = np.asarray(slanting & mask, np.uint8)
     return level, upright, slanting
+
+
+def past_line_ends(level: Mask, upright: Mask, near: Mask, *, length: float, shortest: int) -> Mask:
+    """The ends of the level and upright runs (non-zero) that stick out past a drawn line they run along: 255
+    on a run's stretch off `near` (the drawn lines, widened) from one of its ends to where it meets `near`,
+    when that stretch is at least `shortest` px long (a drawn line's own tail, where its pen lifted, is
+    shorter: twice its width) but shorter than the runs' `length` (at least 60 px, as `straight_lines`), as
+    thick on average as a quarter of `shortest` (half the line's width: a pen's stroke, where squared paper's
+    ruling running along a slanting drawn line is thinner), and the run then goes on within `near` for at
+    least half that length.
+
+    A stroke written level in line with a drawn line's stub (a "1" beside a crossing) makes, with the line,
+    a straight run long enough to be taken for a ruling; what sticks out past the line is no longer than
+    writing. A ruling crossing a drawn line lies within `near` for no more than the line's widened width;
+    one that lies along a drawn line runs on past its end for longer than `length`."""
+    size = max(60, int(length))
+    out = np.zeros_like(near)
+    for runs, level_way in ((level, True), (upright, False)):
+        contours, _ = cv2.findContours(runs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            x, y, w, h = cv2.boundingRect(contour)
+            if (w if level_way else h) <= size:
+                continue
+            inside = np.zeros((h, w), np.uint8)
+            cv2.drawContours(inside, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
+            run = (inside > 0) & (runs[y:y + h, x:x + w] > 0)
+            on_line = run & (near[y:y + h, x:x + w] > 0)
+            if not level_way:
+                run, on_line = run.T, on_line.T  # worked out level: along the run is along the rows
+            covered = np.any(on_line, axis=0)
+            if not covered.any():
+                continue
+            cut = np.zeros(len(covered), np.bool_)
+            for way in (1, -1):
+                line = covered[::way]
+                start = int(np.argmax(line))  # the first column within `near` from this end
+                past = int(np.argmax(~line[start:])) if not line[start:].all() else len(line) - start
+                if shortest <= start < size and past >= size // 2:
+                    end = np.zeros(len(covered), np.bool_)
+                    end[::way][:start] = True
+                    # A pen's stroke, not squared paper's thin ruling running along the drawn line.
+                    if 4 * np.count_nonzero(run[:, end]) >= shortest * start:
+                        cut |= end
+            if cut.any():
+                stretch = run & cut[None, :]
+                piece = stretch if level_way else stretch.T
+                out[y:y + h, x:x + w][piece] = 255
+    return out
 
 
 def half_size_lines(mask: Mask, size: int) -> tuple[Mask, npt.NDArray[np.int32] | None]:

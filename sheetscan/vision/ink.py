@@ -12,11 +12,13 @@ violet, and the sheet's lines are printed grey/black or drawn by the same pens a
    ruling of squared paper do not); out of focus, with thresholds lowered by the darkness a thin stroke
    loses to the blur (not on the ruling), and the outline then drawn at half of each stroke's darkness;
 4. take out the drawn lines the zone stage found and any long straight level or upright run of ink
-   (squared paper's ruling, printed lines), then give back the pieces of line that handwriting
-   crosses, so a digit written across a line is not cut in two (`_line_removal`; the line's own fringe
-   goes: `_line_fringes`), and the writing lying on the ruling, darker than the ruling by a stroke's
-   darkness (`_ruling.written_on_ruling`); the specks of a ruling too faint to be found whole (its
-   crossings) go too (`_ruling`), and so do pieces of lines no mask took out (`_line_pieces`);
+   (squared paper's ruling, printed lines; not a run's end sticking out past a drawn line it runs
+   along, which is writing in line with the line: `_straight.past_line_ends`), then give back the
+   pieces of line that handwriting crosses, so a digit written across a line is not cut in two
+   (`_line_removal`; the line's own fringe goes: `_line_fringes`), and the writing lying on the
+   ruling, darker than the ruling by a stroke's darkness (`_ruling.written_on_ruling`); the specks of
+   a ruling too faint to be found whole (its crossings) go too (`_ruling`), and so do pieces of lines
+   no mask took out (`_line_pieces`);
 5. drop what cannot be handwriting: blobs as long as a good part of the sheet (unfound lines, the
    paper's edge, a shadow's border), keeping the digits written against such a line (`_long_blobs`).
 
@@ -42,7 +44,7 @@ from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, s
 from sheetscan.vision._long_blobs import cut_long_blobs, drop_long_blobs
 from sheetscan.vision._motion import steadied
 from sheetscan.vision._ruling import faint_ruling, without_ruling_specks, written_on_ruling
-from sheetscan.vision._straight import straight_lines
+from sheetscan.vision._straight import past_line_ends, straight_lines
 from sheetscan.vision._stroke_width import Middles, median_stroke_width
 from sheetscan.vision._threads import in_background
 
@@ -123,6 +125,14 @@ def find_ink(
         mask = seeded(within_half_peak(mask, strength, blur),
                        np.asarray(cv2.compare(strength, local, cv2.CMP_GE), np.uint8))
     lines = prepared.straight
+    if near is not None:
+        # Decision: a run's end sticking out past a drawn line it runs along, shorter than a straight run, is
+        # not taken for a ruling (`past_line_ends`): a level "1" written in line with a line's stub past a
+        # crossing made, with the line, a run longer than `length`, and went with it (27002 "14", in every
+        # style).
+        lines = np.asarray(cv2.bitwise_and(lines, cv2.bitwise_not(
+            past_line_ends(prepared.level, prepared.upright, near, length=length, shortest=2 * drawn_width))),
+            np.uint8)
     # Decision: the ink lying on squared or lined paper's ruling that is writing once the ruling's own
     # darkness is divided out (`_ruling.written_on_ruling`) is kept when the ruling is taken out, because a
     # pale pencil's strokes lying along a strongly printed ruling went with it (a 7's bar, a 5's top: bench

@@ -411,6 +411,26 @@ def test_hanging_pieces_are_a_rulings_stubs_not_a_digit() -> None:
     assert not (pieces[10:14] > 0).any()
 
 
+def test_a_level_stroke_beside_a_line_is_no_hanging_piece_but_a_missed_stretch_of_line_is() -> None:
+    lines = np.zeros((60, 120), np.uint8)
+    lines[20:26, 5:115] = 255  # a drawn line 6 px wide at y = 20..25
+    ink = lines.copy()
+    # A level "1" 30 px long and 5 px thick, 2 px under the line and touching it at its right end: wholly
+    # within reach (8 px) of the line, but a stroke of its own lying beside it.
+    ink[28:33, 10:40] = 255
+    ink[26:28, 38:40] = 255
+    # A stretch of the line the mask missed but for a speck, 20 px long: the line is at its ends, not
+    # beside it.
+    lines[20:26, 70:90] = 0
+    lines[22, 80] = 255
+    # A squared paper's ruling 2 px thick running beside the line, 2 px over it: thinner than a stroke.
+    ink[16:18, 45:65] = 255
+    pieces = hanging_pieces(lines, ink, reach=8)
+    assert not (pieces[26:33, 10:40] > 0).any()
+    assert np.array_equal(pieces[20:26, 70:90] > 0, lines[20:26, 70:90] == 0)
+    assert (pieces[16:18, 45:65] > 0).all()
+
+
 def test_local_ink_keeps_faint_pixels_only_beside_dark_ones() -> None:
     ratio = np.ones((20, 40), np.float32)
     ratio[5, :] = 0.8  # a faint ruling (darker than weak 0.84, lighter than strong 0.68)

@@ -94,7 +94,34 @@ def test_hanging_pieces_are_the_ink_off_the_lines_wholly_within_reach() -> None:
         rest = (mask > 0) & (lines == 0)
         _, labels = cv2.connectedComponents(rest.astype(np.uint8), connectivity=8)
         reaching = np.unique(labels[rest & ~near])
-        truth = np.where(rest & ~np.isin(labels, reaching), 255, 0)
+        hanging = rest & ~np.isin(labels, reaching)
+        # Less a stroke of its own lying along the line: longer than twice the reach, thicker on average
+        # than half of it, at least twice as long as wide, with the lines just outside its box across its
+        # longer side over at least half its length but not past both its ends, and next to them along
+        # less than two thirds of it.
+        near_lines = cv2.dilate(lines, np.ones((3, 3), np.uint8)) > 0
+        for label in np.unique(labels[hanging]):
+            ys, xs = np.nonzero(labels == label)
+            x, y, w, hh = xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
+            side = max(w, hh)
+            if side <= 2 * reach or 2 * len(xs) <= reach * side or side < 2 * min(w, hh):
+                continue
+            piece = (labels == label) & near_lines
+            if w >= hh:
+                seen = [lines[max(0, y - reach):y, c].any() or lines[y + hh:y + hh + reach, c].any()
+                        for c in range(x, x + w)]
+                ends = [lines[y:y + hh, max(0, x - reach):x].any(),
+                        lines[y:y + hh, x + w:x + w + reach].any()]
+                bordered = [piece[:, c].any() for c in range(x, x + w)]
+            else:
+                seen = [lines[r, max(0, x - reach):x].any() or lines[r, x + w:x + w + reach].any()
+                        for r in range(y, y + hh)]
+                ends = [lines[max(0, y - reach):y, x:x + w].any(),
+                        lines[y + hh:y + hh + reach, x:x + w].any()]
+                bordered = [piece[r, :].any() for r in range(y, y + hh)]
+            if 2 * sum(seen) >= len(seen) and not all(ends) and 3 * sum(bordered) < 2 * len(bordered):
+                hanging &= labels != label
+        truth = np.where(hanging, 255, 0)
         assert np.array_equal(hanging_pieces(lines, mask, reach=reach), truth)
 
 
