@@ -20,13 +20,14 @@ from sheetscan.vision._group import Box, Glyph, Mask, column_runs
 
 
 def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
-                wide: float = 1.2) -> list[Box]:
+                wide: float = 1.2, loop: npt.NDArray[np.float64] | None = None) -> list[Box]:
     """The digit boxes of a glyph, left to right: one, or several where touching digits are cut.
 
     A glyph wider than `wide` × `height` holds about its width / `width` digits (`width`: the
     writer's typical digit width); it is cut at the columns with the least ink near the even cut
     points, which is where touching digits join; where those columns run through a digit's loop and a
-    thin column outside the loops is near too, at that one (`_loop_columns`).
+    thin column outside the loops is near too, at that one (`_loop_columns` of the glyph's ink: `loop`
+    when the caller has it).
     """
     x, y, w, h = glyph.box
     if w <= wide * height or h == 0:
@@ -38,7 +39,7 @@ def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     profile = piece.sum(axis=0).astype(np.float64)
     # Where a window holds a digit's loop and a thin column outside it, the cut is at such a column (a
     # joint, `_loop_columns`): only those count.
-    loop = _loop_columns(piece)
+    loop = _loop_columns(piece) if loop is None else loop
     joints = np.where((loop == 0) & (profile < _JOINT * h), 0.0, np.inf)
     cuts: list[int] = []
     window = max(1, int(0.3 * w / count))
@@ -90,7 +91,10 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     last ones.
     """
     x, y, w, h = glyph.box
-    first = digit_boxes(glyph, mask, height=height, width=width)
+    piece = mask[y:y + h, x:x + w] > 0
+    # (Its loops are wanted by the middle cuts and, when it is wide, by `digit_boxes`: found once.)
+    loop = _loop_columns(piece) if h > 0 and w >= narrowest * height else None
+    first = digit_boxes(glyph, mask, height=height, width=width, loop=loop)
     options = [first]
 
     def add(boxes: list[Box], limit: int = most) -> None:
@@ -99,9 +103,8 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
 
     if h == 0:
         return options
-    piece = mask[y:y + h, x:x + w] > 0
     profile = piece.sum(axis=0).astype(np.float64)
-    if w < narrowest * height:
+    if w < narrowest * height or loop is None:
         if w >= edges * height:
             thinnest, nearer = _edge_strokes(piece, profile)
             for column in thinnest:
@@ -111,7 +114,6 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
         return options
     if w <= 1.6 * height or _one_ring(piece):
         add([(x, y, w, h)])
-    loop = _loop_columns(piece)
     lo, hi = max(1, int(0.2 * w)), min(w - 1, int(np.ceil(0.8 * w)))
     if hi > lo:
         # Local minima of the column profile in the middle part, thinnest first; the nearer the
@@ -191,13 +193,15 @@ def _loop_columns(piece: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
     least = max(2, round(_LOOP_SIZE * h))
     if h < 3 * least or w < 2 * least:
         return out
-    paper = np.pad(~piece, 1, constant_values=True).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
-    outside = int(labels[0, 0])
-    for i in range(1, count):
-        if i != outside and stats[i, cv2.CC_STAT_WIDTH] >= least and stats[i, cv2.CC_STAT_HEIGHT] >= least:
-            left = int(stats[i, cv2.CC_STAT_LEFT]) - 1  # (the padding)
-            out[max(left, 0):left + int(stats[i, cv2.CC_STAT_WIDTH])] = 1.0
+    # The paper with a border of paper round it (`np.pad` costs ten times as much: this runs for every
+    # glyph cut).
+    paper = np.ones((h + 2, w + 2), np.uint8)
+    paper[1:-1, 1:-1] = ~piece
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
+    holes = (stats[:, cv2.CC_STAT_WIDTH] >= least) & (stats[:, cv2.CC_STAT_HEIGHT] >= least)
+    holes[[0, int(labels[0, 0])]] = False  # the ink, and the paper round the glyph
+    for left, across in stats[holes][:, [cv2.CC_STAT_LEFT, cv2.CC_STAT_WIDTH]].tolist():
+        out[max(left - 1, 0):left - 1 + across] = 1.0  # (less the border)
     return out
 
 
