@@ -187,7 +187,8 @@ def _loop_columns(piece: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
     side do not share a loop, while the thinnest column of a round digit run into the digit before it
     is often inside its loop, where it crosses two thin strokes, and not at the joint, where the two
     digits' strokes lie along each other: such a cut leaves the round digit's left side with the digit
-    before it (small 21004: "76" read "73", "79" read "74", "60" read "51"; bench 1016: "40" read "47")."""
+    before it (bench 1016: "40" read "47"). A loop left open (small 21004: "76" read "73", "79" read
+    "74", "60" read "51", thin broken strokes) rings no hole and is cut as before."""
     h, w = piece.shape
     out = np.zeros(w, np.float64)
     least = max(2, round(_LOOP_SIZE * h))
