@@ -72,3 +72,49 @@ def test_a_wide_zero_left_a_little_open_is_still_offered_whole() -> None:
     assert glyph.box[2] > 1.6 * 40 and mask[6:9, 45].max() == 0
     options = _digit_cuts.cut_options(glyph, mask, height=40, width=26, narrowest=0.75)
     assert [glyph.box] in options
+
+
+def _one_zero() -> np.ndarray:
+    """ "10" as one glyph: a "1" (x 5 … 8, rows 3 … 40) joined to a "0" by a stroke 7 px thick (x 9 … 14),
+    the 0 an outline (x 15 … 45, rows 3 … 40) drawn 2 px thick. Column profile: the joint 7 px, the 0's
+    left side 38 px, the columns inside its loop 4 px: the thinnest columns of the middle run through
+    the 0's loop."""
+    mask = np.zeros((44, 50), np.uint8)
+    mask[3:41, 5:9] = 255
+    mask[18:25, 9:15] = 255
+    cv2.rectangle(mask, (15, 3), (45, 40), 255, 2)
+    return mask
+
+
+def test_the_first_middle_cut_of_touching_digits_is_at_their_joint_not_in_a_loop() -> None:
+    mask = _one_zero()
+    glyph = _glyph(mask)
+    options = _digit_cuts.cut_options(glyph, mask, height=38, width=26, narrowest=0.75)
+    # Whole first (no wider than a digit is tall), then the middle cuts: the first of them at the joint
+    # (x 9 … 14), not through the 0's loop (x 17 … 43) where the columns are thinnest.
+    assert options[0] == [glyph.box]
+    (_, right), *_ = (o for o in options[1:] if len(o) == 2)
+    assert 9 <= right[0] <= 15, options
+
+
+def test_touching_round_digits_are_cut_at_their_joint_not_in_a_loop() -> None:
+    # "00" as one glyph 48 px wide: two outlines 2 px thick joined by a stroke 7 px thick (x 21 … 26).
+    # The columns inside the loops hold 6 px of ink, fewer than the joint's 7: the thinnest column
+    # near the even cut point is inside the second 0's loop.
+    mask = np.zeros((36, 52), np.uint8)
+    cv2.rectangle(mask, (2, 3), (20, 32), 255, 2)
+    mask[14:21, 21:27] = 255
+    cv2.rectangle(mask, (27, 3), (47, 32), 255, 2)
+    boxes = _digit_cuts.digit_boxes(_glyph(mask), mask, height=30, width=22)
+    assert len(boxes) == 2 and 21 <= boxes[1][0] <= 27, boxes
+
+
+def test_a_loop_only_raises_the_cost_of_its_own_columns() -> None:
+    piece = np.zeros((40, 60), bool)
+    piece[5:35, 5:25] = True
+    piece[10:30, 10:20] = False  # a hole 10 px across: a loop
+    piece[5:35, 40:44] = True  # a stroke beside it
+    piece[5:35, 47:51] = True
+    piece[5:7, 44:47] = piece[33:35, 44:47] = True  # a sliver of paper 3 px across between two strokes
+    loop = _digit_cuts._loop_columns(piece)
+    assert loop[10:20].all() and not loop[:10].any() and not loop[20:].any()
