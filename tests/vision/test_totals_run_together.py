@@ -113,3 +113,27 @@ def test_three_numbers_run_together_across_two_wide_spaces_are_read_as_three() -
     parts = choose_cuts(reader, [(True, False, [before, token])], readings, steps={0: 10.0})
     got = [(reading.value, part.crossed_out) for part, reading in parts[id(token)]]
     assert got == [(2, False), (8, False), (10, False)]
+
+
+def test_two_numbers_whose_digits_touch_across_their_space_are_read_as_two() -> None:
+    # A whists zone 79, then "114 134" written close: the first "1" a glyph of its own, the 4 touching
+    # the "1" after it, so "14134" is one glyph (cut into five boxes, no space between them), then 164.
+    # Six digits are no number (-3), and the only split between glyphs, 1 | 14134, leaves five. Split
+    # between the 4 and the 1 inside the glyph (cost 2.0, no space): 114 | 134, every step free.
+    reader = ByWidth({10: (1, 0.99), 26: (4, 0.99), 24: (3, 0.99), 30: (7, 0.99), 28: (6, 0.99)})
+    before, _ = _sure(79, 30)
+    after, _ = _sure(164, 28)
+    one = (0, 0, 10, HEIGHT)
+    touching = ((14, 0, 10, HEIGHT), (24, 0, 26, HEIGHT), (50, 0, 10, HEIGHT), (60, 0, 24, HEIGHT),
+                (84, 0, 26, HEIGHT))
+    token = NumberToken(zone=0, angle=0, row=0, quad=((0.0, 0.0), (110.0, 0.0), (110.0, 40.0), (0.0, 40.0)),
+                        crossed_out=False, glyph_cuts=(((one,),), (touching,)),
+                        image=NumberImage(gray=np.full((HEIGHT, 112), 200, np.uint8),
+                                          digit_boxes=(one, *touching)),
+                        digit_size=(float(HEIGHT), 26.0))
+    readings = {id(before): NumberReading(((79, 0.99),), ()), id(after): NumberReading(((164, 0.99),), ()),
+                id(token): reader.read_numbers([token.image])[0]}
+    assert readings[id(token)].value == 114134
+    parts = choose_cuts(reader, [(True, True, [before, token, after])], readings)
+    assert [reading.value for _, reading in parts[id(token)]] == [114, 134]
+
