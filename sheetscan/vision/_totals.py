@@ -210,13 +210,16 @@ def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, .
     Decision: three parts only at two wide spaces, because a three-glyph token is far more often one
     number of three digits, and every part is read from crops the two-part splits read already.
 
-    Decision: a way of more digits than any written number (`LONGEST`) may split between any two of its
-    digit boxes, inside a glyph too, because it cannot be one number, and the digits of two numbers
-    touch across the space between them as often as within one (bench 1003: "114 134" written close,
-    the 4 touching the 1 after it, was one glyph after the first "1"; its only split, "1" | "14134",
-    left "153" the best reading). Only there: a way of up to three digits splits at glyphs, as before."""
+    Decision: a way of more digits than any written number (`LONGEST`) that no split between glyphs
+    leaves as two numbers (`_split_in_glyphs`) may split between any two of its digit boxes, inside a
+    glyph too, because it cannot be one number, and the digits of two numbers touch across the space
+    between them as often as within one (bench 1003: "114 134" written close, the 4 touching the 1
+    after it, was one glyph after the first "1"; its only split, "1" | "14134", left "153" the best
+    reading). Only there, because every split is one more chance for an odd way to fit the totals:
+    splitting every way of four boxes or more inside its glyphs read small 31003's "70.75", its 0 cut in
+    two, as 76 | 97."""
     height = max(token.digit_size[0], 1e-9)
-    if sum(map(len, way)) > LONGEST:
+    if _split_in_glyphs(way):
         way = tuple((box,) for glyph in way for box in glyph)
     places = range(1, len(way))
     out: list[tuple[list[tuple[_group.Box, ...]], float]] = []
@@ -229,6 +232,16 @@ def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, .
         if len(cuts) == 1 or min(spaces) >= _WIDE_GAP:
             out.append((sides, sum(map(split_cost, spaces))))
     return out
+
+
+def _split_in_glyphs(way: Way) -> bool:
+    """Whether `way` has more digits than any written number (`LONGEST`) and no split between two of
+    its glyphs leaves two numbers of at most `LONGEST` digits."""
+    counts = [len(glyph) for glyph in way]
+    total = sum(counts)
+    if total <= LONGEST:
+        return False
+    return not any(total - LONGEST <= sum(counts[:cut]) <= LONGEST for cut in range(1, len(counts)))
 
 
 def _with_struck(parts: tuple[Part, ...], struck: dict[int, Part]) -> tuple[Part, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sheetscan.vision._totals import choose_cuts, split_cost
+from sheetscan.vision._totals import _split_in_glyphs, choose_cuts, split_cost
 from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import NumberImage, NumberReading
 from tests.vision._by_width import ByWidth
@@ -137,3 +137,15 @@ def test_two_numbers_whose_digits_touch_across_their_space_are_read_as_two() -> 
     parts = choose_cuts(reader, [(True, True, [before, token, after])], readings)
     assert [reading.value for _, reading in parts[id(token)]] == [114, 134]
 
+
+
+def test_only_a_way_no_split_between_glyphs_leaves_as_two_numbers_splits_inside_its_glyphs() -> None:
+    # "1" | "14134" (boxes per glyph 1, 5): no split between glyphs gives two numbers of three digits
+    # at most, so it may split inside its glyphs; "70" | "75" (2, 2) splits between its glyphs only; a
+    # number of three digits or fewer is one number.
+    box = (0, 0, 10, HEIGHT)
+    assert _split_in_glyphs(((box,), (box,) * 5))
+    assert _split_in_glyphs(((box,) * 4,))
+    assert not _split_in_glyphs(((box,) * 2, (box,) * 2))
+    assert not _split_in_glyphs(((box,) * 3, (box,)))
+    assert not _split_in_glyphs(((box,), (box,) * 2))
