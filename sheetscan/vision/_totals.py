@@ -61,6 +61,26 @@ reads each glyph's every cut, so the ways that combine those cuts read no new di
 knows them) and cost only choices; with 12, a token of two glyphs of five or six cuts each kept the
 one-glyph ways and two of the twenty-odd combinations, and "16.18." (a "1" run into each, the dots
 lost) could never be read "1|6", "1|8": small 21006, 15, 6, 8, 19."""
+_TALL_BOX = 0.75
+"""A digit box at least this share of the digit height tall stands as tall as a digit (`_noise_digits`)."""
+_WIDE_BOX = 1.5
+"""A digit box at least this many typical digit widths wide holds more ink than one digit
+(`_noise_digits`): two touching digits, not a speck, a dot or half a digit.
+
+Decision: 1.5, because a digit broken in two leaves pieces of about one digit width or less, which the
+network rightly reads as noise beside the piece it reads (usual 26002: a "0" in boxes of 30 and 19 px,
+its digit width 28, "40" read from 4 | noise | 0), while two digits run together are about two widths
+(bench 1003: "50" 51 px, its digit width 24)."""
+_NOISE_DIGIT_COST = 2.0
+"""Log-likelihood cost of each box wider than a digit that a reading leaves out as noise (`_noise_digits`).
+
+Decision: 2.0, the cost of a split at no space (`_SPLIT_COST`), because the network reads a box of two
+touching digits as noise, and surely, and a reading that leaves it out then reads the rest at no cost
+(bench 1003: "30.50" cut 3 | 0 | 50 read 30 at 0.92, the "50", 51 px wide where a digit is 24, taken
+for noise), while a speck, a dot or a piece of a digit or of a line stays narrower; with
+the cost, such a way no longer beats the digits read one by one, split in two numbers (30 | 50 at
+-2.05), and the totals choose. (A cost by the box's width alone, with no noise, cost more than it
+mended: single digits written wide reach 1.45 digit heights, as wide as two touching ones.)"""
 _STRUCK_GAP = 0.4
 """A token split at a space this wide (digit heights) or wider may be read as a crossed-out number run
 into the one written after it (`_read_ways`)."""
@@ -362,6 +382,7 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
         prior = 0.0 if not found else OTHER_WAY
         if len(token.image.digit_boxes) > LONGEST:
             prior -= 3.0
+        prior -= _NOISE_DIGIT_COST * _noise_digits(token, reading)
         score = math.log(max(reading.confidence, 1e-6))
         if kind % 2 == 0:
             found.append((((token, reading),), score + prior))
@@ -377,6 +398,19 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
             pending.append((token, reading))
     return {key: absorbed(found, habit=habit) for key, found in options.items()}
 
+
+
+def _noise_digits(token: NumberToken, reading: NumberReading) -> int:
+    """How many boxes as tall as a digit and wider than one (`_TALL_BOX`, `_WIDE_BOX`) the reading's
+    likeliest value leaves out as noise: when it has fewer digits than the token has boxes, the boxes
+    read likelier noise than digit."""
+    value = reading.value
+    boxes = token.image.digit_boxes
+    if value is None or len(str(value)) >= len(boxes) or len(reading.digits) != len(boxes):
+        return 0  # (a recogniser that reads no digit per box, Tesseract, tells no box's noise)
+    tall, wide = _TALL_BOX * token.digit_size[0], _WIDE_BOX * token.digit_size[1]
+    return sum(1 for box, digit in zip(boxes, reading.digits, strict=False)
+               if box[3] >= tall and box[2] >= wide and digit.noise > 0.5)
 
 
 def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading], *, rising: bool,

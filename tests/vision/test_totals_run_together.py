@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sheetscan.vision._totals import _split_in_glyphs, choose_cuts, split_cost
+from sheetscan.vision._totals import _noise_digits, _split_in_glyphs, choose_cuts, split_cost
 from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import NumberImage, NumberReading
 from tests.vision._by_width import ByWidth
@@ -149,3 +149,38 @@ def test_only_a_way_no_split_between_glyphs_leaves_as_two_numbers_splits_inside_
     assert not _split_in_glyphs(((box,) * 2, (box,) * 2))
     assert not _split_in_glyphs(((box,) * 3, (box,)))
     assert not _split_in_glyphs(((box,), (box,) * 2))
+
+def test_a_box_as_big_as_a_digit_is_not_left_out_as_noise_for_free() -> None:
+    # A whists zone 15, then "30.50" with the dot lost in the 0: the glyphs "3", "0" and "50" (its 5 and
+    # 0 touching), then 70. The "50" glyph is cut as 5 | 0 first and whole as a second way; whole (52 px,
+    # two digits) it reads as noise (0.9), so 3 | 0 | [50] reads "30" at 0.9 (-0.10 - 0.05 for a second
+    # way), and 15, 30, 70 steps well: free, it beats 30 | 50 (-0.04 - 2.0 for a split at a 2 px space).
+    # At 2.0 for leaving out a box as big as a digit (-2.15) it does not.
+    reader = ByWidth({20: (3, 0.99), 28: (0, 0.99), 24: (5, 0.99), 26: (0, 0.99), 52: (8, 0.1),
+                      30: (7, 0.99), 10: (1, 0.99), 25: (5, 0.99)})
+    before = _token([(0, 0, 10, HEIGHT), (12, 0, 25, HEIGHT)])
+    after = _token([(0, 0, 30, HEIGHT), (32, 0, 28, HEIGHT)])
+    three, zero = (0, 0, 20, HEIGHT), (22, 0, 28, HEIGHT)
+    five, other_zero = (52, 0, 24, HEIGHT), (76, 0, 26, HEIGHT)
+    token = NumberToken(zone=0, angle=0, row=0, quad=((0.0, 0.0), (102.0, 0.0), (102.0, 40.0), (0.0, 40.0)),
+                        crossed_out=False,
+                        glyph_cuts=(((three,),), ((zero,),), ((five, other_zero), ((52, 0, 52, HEIGHT),))),
+                        image=NumberImage(gray=np.full((HEIGHT, 104), 200, np.uint8),
+                                          digit_boxes=(three, zero, five, other_zero)),
+                        digit_size=(float(HEIGHT), 26.0))
+    readings = {id(t): reader.read_numbers([t.image])[0] for t in (before, token, after)}
+    assert [readings[id(t)].value for t in (before, token, after)] == [15, 3050, 70]
+    parts = choose_cuts(reader, [(True, True, [before, token, after])], readings)
+    assert [reading.value for _, reading in parts[id(token)]] == [30, 50]
+
+
+def test_a_speck_or_half_a_digit_is_left_out_as_noise_at_no_cost() -> None:
+    # A "7" (30 px) with a mark after it read as noise: a speck (6 x 14 px) or half a digit (24 px, as
+    # tall as a digit, no wider than one: digit width 26) is left out at no cost; a box two digits wide
+    # (52 px) is the one that counts.
+    reader = ByWidth({30: (7, 0.99), 6: (8, 0.05), 24: (8, 0.05), 52: (8, 0.05)})
+    for mark, left_out in (((34, 26, 6, 14), 0), ((34, 0, 24, HEIGHT), 0), ((34, 0, 52, HEIGHT), 1)):
+        token = _token([(0, 0, 30, HEIGHT), mark])
+        reading = reader.read_numbers([token.image])[0]
+        assert reading.value == 7
+        assert _noise_digits(token, reading) == left_out
