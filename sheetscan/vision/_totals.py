@@ -135,6 +135,10 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     def usual(sequence: list[NumberToken]) -> float:
         return steps.get(sequence[0].zone, USUAL_STEP) if sequence else USUAL_STEP
 
+    def first(token: NumberToken) -> list[Choice]:
+        # A number whose other ways were not read keeps its first reading, scored as a read way is.
+        return [(((token, readings[id(token)]),), _noise_cost(token, readings[id(token)]))]
+
     jobs: list[tuple[int, int, NumberToken, float, int]] = []
     split_ok = {id(t) for splits, _, sequence in sequences if splits for t in sequence}
     needed = set().union(*(_needs_ways(sequence, readings, rising=rising, sure=sure, usual=usual(sequence))
@@ -166,7 +170,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     options = _read_ways(jobs, cache, struck=struck)
     out: dict[int, tuple[Part, ...]] = {}
     for splits, rising, sequence in sequences:
-        choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
+        choices = [options.get(id(t)) or first(t) for t in sequence]
         free = usual(sequence)
         picks = monotone_picks(choices, rising=rising, usual=free)
         # Decision: a writer who runs one "1" into its digit runs them all in, so once the totals
@@ -183,7 +187,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                     if len(habit.get(id(t), ())) > 1 for w, way in enumerate(habit[id(t)])]
             if more:
                 options.update(_read_ways(more, cache, habit=True))
-                choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
+                choices = [options.get(id(t)) or first(t) for t in sequence]
                 picks = monotone_picks(choices, rising=rising, usual=free)
         fixed: dict[int, tuple[Part, ...]] = {}
         if moves is not None:
@@ -316,8 +320,11 @@ def _alternatives(choices: list[Choice]) -> list[Choice]:
         for k in range(1, len(reading.candidates)):
             value, probability = reading.candidates[k]
             ordered = ((value, probability), *reading.candidates[:k], *reading.candidates[k + 1:])
-            out.append((((token, NumberReading(ordered, reading.digits)),),
-                        score - best + math.log(max(probability, 1e-6)) - _ALTERNATIVE_COST))
+            other = NumberReading(ordered, reading.digits)
+            # (The cost of the boxes a value leaves out as noise is its own: "200" read from the boxes
+            # whose "20" left the middle 0 out leaves none out.)
+            out.append((((token, other),), score - best + math.log(max(probability, 1e-6)) - _ALTERNATIVE_COST
+                        - _noise_cost(token, reading) + _noise_cost(token, other)))
     return out
 
 
@@ -382,7 +389,7 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
         prior = 0.0 if not found else OTHER_WAY
         if len(token.image.digit_boxes) > LONGEST:
             prior -= 3.0
-        prior -= _NOISE_DIGIT_COST * _noise_digits(token, reading)
+        prior += _noise_cost(token, reading)
         score = math.log(max(reading.confidence, 1e-6))
         if kind % 2 == 0:
             found.append((((token, reading),), score + prior))
@@ -398,6 +405,12 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
             pending.append((token, reading))
     return {key: absorbed(found, habit=habit) for key, found in options.items()}
 
+
+
+def _noise_cost(token: NumberToken, reading: NumberReading) -> float:
+    """The log-likelihood cost (0 or less) of the boxes the reading's likeliest value leaves out as
+    noise (`_noise_digits`), part of every choice's score."""
+    return -_NOISE_DIGIT_COST * _noise_digits(token, reading)
 
 
 def _noise_digits(token: NumberToken, reading: NumberReading) -> int:

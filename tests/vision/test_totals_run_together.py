@@ -8,10 +8,12 @@ the tests check which readings are offered and chosen, not the network.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
-from sheetscan.vision._totals import _noise_digits, _split_in_glyphs, choose_cuts, split_cost
+from sheetscan.vision._totals import _alternatives, _noise_digits, _split_in_glyphs, choose_cuts, split_cost
 from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import NumberImage, NumberReading
 from tests.vision._by_width import ByWidth
@@ -184,3 +186,18 @@ def test_a_speck_or_half_a_digit_is_left_out_as_noise_at_no_cost() -> None:
         reading = reader.read_numbers([token.image])[0]
         assert reading.value == 7
         assert _noise_digits(token, reading) == left_out
+
+
+def test_a_value_that_leaves_no_box_out_is_not_charged_for_the_one_read_before_it() -> None:
+    # "200" cut 2 | 00 | 0... as 2 (20 px), a 40 px box (1.5 digit widths: two digits) read 0 at 0.08 or
+    # noise at 0.92, and 0 (28 px): the likeliest value, 20 (0.90), leaves the wide box out and its way
+    # costs 2.0 more; its other candidate, 200 (0.078), leaves nothing out, and its score does not
+    # carry those 2.0 (3 MP bench 1011 z3: "200" after 196 fell to 20 once its way was charged).
+    reader = ByWidth({20: (2, 0.99), 40: (0, 0.08), 28: (0, 0.99)})
+    token = _token([(0, 0, 20, HEIGHT), (22, 0, 40, HEIGHT), (64, 0, 28, HEIGHT)])
+    reading = reader.read_numbers([token.image])[0]
+    assert [value for value, _ in reading.candidates[:2]] == [20, 200]
+    assert _noise_digits(token, reading) == 1
+    charged = math.log(reading.confidence) - 2.0
+    (_, score), = [c for c in _alternatives([(((token, reading),), charged)]) if c[0][0][1].value == 200]
+    assert score == pytest.approx(math.log(reading.candidates[1][1]) - 1.0)
