@@ -214,8 +214,7 @@ def _lines_of(blobs: list[Blob], *, height: float, stroke: float,
         row_dots = [d for d in dots if top + 0.3 * (bottom - top) <= d.cy <= bottom + 0.35 * height]
         # Small marks higher up in the row are pieces of digits (the bar of a 5, a broken stroke).
         pieces = [d for d in dots if top - 0.1 * height <= d.cy < top + 0.3 * (bottom - top)]
-        glyphs = _glyphs(sorted(row + pieces, key=lambda b: b.x), height=height)
-        lines.append((glyphs, [d for d in row_dots if not _reaches_into(d, glyphs)]))
+        lines.append((_glyphs(sorted(row + pieces, key=lambda b: b.x), height=height), row_dots))
     widest = split_gap([g for glyphs, row_dots in lines for g in _row_gaps(glyphs, row_dots, height)],
                        height=height, most=gap)
     dotted = [g for glyphs, row_dots in lines for g in _row_gaps(glyphs, row_dots, height, dotted=True)]
@@ -224,19 +223,6 @@ def _lines_of(blobs: list[Blob], *, height: float, stroke: float,
         # well short of the zone's dotted spaces is one between digits (narrow "1"s leave wide ones).
         widest = max(widest, min(_DOTTED_SHARE * float(np.median(dotted)), gap * height))
     return lines, widest
-
-
-def _reaches_into(dot: Blob, glyphs: list[Glyph]) -> bool:
-    """Whether a dot-sized mark reaches into the box of a glyph that starts after it by at least a quarter
-    of its own width: the end of that digit's stroke, broken off (a faint or blurred tail of a 5), not
-    a dot, which a writer puts in the space after a number.
-
-    Decision: only a glyph that starts after the mark, because the digit before a dot may overhang
-    it (a 7's or a 5's bar reaches over the space where the dot sits), while the digits after a dot
-    start after it. (Motion 31003: the lower end of the 5 of "15" broke off between the 1 and the 5,
-    split them as two numbers, and the 1 | 5 step fitted the totals as well as 15 did.)"""
-    return any(g.box[0] > dot.x and min(dot.right, g.box[0] + g.box[2]) - g.box[0] >= dot.w / 4
-               for g in glyphs)
 
 
 def _stacked(small: list[Blob], *, height: float, stroke: float) -> set[Blob]:

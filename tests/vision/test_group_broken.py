@@ -48,13 +48,3 @@ def test_the_letters_of_a_word_seen_turned_are_not_a_stroke() -> None:
     # wider than 1.5 pen strokes (6 px), so not the pieces of one stroke.
     letters = [_blob(1, 40, 0, 13, 12), _blob(2, 40, 15, 13, 13), _blob(3, 40, 31, 13, 10)]
     assert not _group._stacked(letters, height=HEIGHT, stroke=STROKE)
-
-
-def test_a_piece_reaching_into_the_digit_after_it_is_not_a_dot() -> None:
-    # "15" whose 5's lower tail broke off: a 10 x 14 px mark low in the row between the "1" (x 0-6) and
-    # the 5 (x 14-40), reaching 4 px (0.4 of its width) into the 5's box. Taken for a dot, it split the
-    # "1" from the "5"; a dot sits in the space after a number, not inside the digit after it.
-    one, five = _blob(1, 0, 0, 6, 40), _blob(3, 14, 0, 26, 40)
-    assert _numbers([one, _blob(2, 8, 24, 10, 14), five]) == [[1, 3]]
-    # With the 5 written 6 px further on, the same mark stands 2 px clear of it: a dot, two numbers.
-    assert _numbers([one, _blob(2, 8, 24, 10, 14), _blob(3, 20, 0, 26, 40)]) == [[1], [3]]
