@@ -61,6 +61,26 @@ reads each glyph's every cut, so the ways that combine those cuts read no new di
 knows them) and cost only choices; with 12, a token of two glyphs of five or six cuts each kept the
 one-glyph ways and two of the twenty-odd combinations, and "16.18." (a "1" run into each, the dots
 lost) could never be read "1|6", "1|8": small 21006, 15, 6, 8, 19."""
+_TALL_BOX = 0.75
+"""A digit box at least this share of the digit height tall stands as tall as a digit (`_noise_digits`)."""
+_WIDE_BOX = 1.5
+"""A digit box at least this many typical digit widths wide holds more ink than one digit
+(`_noise_digits`): two touching digits, not a speck, a dot or half a digit.
+
+Decision: 1.5, because a digit broken in two leaves pieces of about one digit width or less, which the
+network rightly reads as noise beside the piece it reads (usual 26002: a "0" in boxes of 30 and 19 px,
+its digit width 28, "40" read from 4 | noise | 0), while two digits run together are about two widths
+(bench 1003: "50" 51 px, its digit width 24)."""
+_NOISE_DIGIT_COST = 2.0
+"""Log-likelihood cost of each box wider than a digit that a reading leaves out as noise (`_noise_digits`).
+
+Decision: 2.0, the cost of a split at no space (`_SPLIT_COST`), because the network reads a box of two
+touching digits as noise, and surely, and a reading that leaves it out then reads the rest at no cost
+(bench 1003: "30.50" cut 3 | 0 | 50 read 30 at 0.92, the "50", 51 px wide where a digit is 24, taken
+for noise), while a speck, a dot or a piece of a digit or of a line stays narrower; with
+the cost, such a way no longer beats the digits read one by one, split in two numbers (30 | 50 at
+-2.05), and the totals choose. (A cost by the box's width alone, with no noise, cost more than it
+mended: single digits written wide reach 1.45 digit heights, as wide as two touching ones.)"""
 _STRUCK_GAP = 0.4
 """A token split at a space this wide (digit heights) or wider may be read as a crossed-out number run
 into the one written after it (`_read_ways`)."""
@@ -115,6 +135,10 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     def usual(sequence: list[NumberToken]) -> float:
         return steps.get(sequence[0].zone, USUAL_STEP) if sequence else USUAL_STEP
 
+    def first(token: NumberToken) -> list[Choice]:
+        # A number whose other ways were not read keeps its first reading, scored as a read way is.
+        return [(((token, readings[id(token)]),), _noise_cost(token, readings[id(token)]))]
+
     jobs: list[tuple[int, int, NumberToken, float, int]] = []
     split_ok = {id(t) for splits, _, sequence in sequences if splits for t in sequence}
     needed = set().union(*(_needs_ways(sequence, readings, rising=rising, sure=sure, usual=usual(sequence))
@@ -146,7 +170,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     options = _read_ways(jobs, cache, struck=struck)
     out: dict[int, tuple[Part, ...]] = {}
     for splits, rising, sequence in sequences:
-        choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
+        choices = [options.get(id(t)) or first(t) for t in sequence]
         free = usual(sequence)
         picks = monotone_picks(choices, rising=rising, usual=free)
         # Decision: a writer who runs one "1" into its digit runs them all in, so once the totals
@@ -163,7 +187,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                     if len(habit.get(id(t), ())) > 1 for w, way in enumerate(habit[id(t)])]
             if more:
                 options.update(_read_ways(more, cache, habit=True))
-                choices = [options.get(id(t)) or [(((t, readings[id(t)]),), 0.0)] for t in sequence]
+                choices = [options.get(id(t)) or first(t) for t in sequence]
                 picks = monotone_picks(choices, rising=rising, usual=free)
         fixed: dict[int, tuple[Part, ...]] = {}
         if moves is not None:
@@ -208,8 +232,19 @@ def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, .
     both spaces are wide (`_WIDE_GAP`: "2 8 10" written without dots).
 
     Decision: three parts only at two wide spaces, because a three-glyph token is far more often one
-    number of three digits, and every part is read from crops the two-part splits read already."""
+    number of three digits, and every part is read from crops the two-part splits read already.
+
+    Decision: a way of more digits than any written number (`LONGEST`) that no split between glyphs
+    leaves as two numbers (`_split_in_glyphs`) may split between any two of its digit boxes, inside a
+    glyph too, because it cannot be one number, and the digits of two numbers touch across the space
+    between them as often as within one (bench 1003: "114 134" written close, the 4 touching the 1
+    after it, was one glyph after the first "1"; its only split, "1" | "14134", left "153" the best
+    reading). Only there, because every split is one more chance for an odd way to fit the totals:
+    splitting every way of four boxes or more inside its glyphs read small 31003's "70.75", its 0 cut in
+    two, as 76 | 97."""
     height = max(token.digit_size[0], 1e-9)
+    if _split_in_glyphs(way):
+        way = tuple((box,) for glyph in way for box in glyph)
     places = range(1, len(way))
     out: list[tuple[list[tuple[_group.Box, ...]], float]] = []
     for cuts in [*itertools.combinations(places, 1), *itertools.combinations(places, 2)]:
@@ -221,6 +256,16 @@ def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, .
         if len(cuts) == 1 or min(spaces) >= _WIDE_GAP:
             out.append((sides, sum(map(split_cost, spaces))))
     return out
+
+
+def _split_in_glyphs(way: Way) -> bool:
+    """Whether `way` has more digits than any written number (`LONGEST`) and no split between two of
+    its glyphs leaves two numbers of at most `LONGEST` digits."""
+    counts = [len(glyph) for glyph in way]
+    total = sum(counts)
+    if total <= LONGEST:
+        return False
+    return not any(total - LONGEST <= sum(counts[:cut]) <= LONGEST for cut in range(1, len(counts)))
 
 
 def _with_struck(parts: tuple[Part, ...], struck: dict[int, Part]) -> tuple[Part, ...]:
@@ -275,8 +320,11 @@ def _alternatives(choices: list[Choice]) -> list[Choice]:
         for k in range(1, len(reading.candidates)):
             value, probability = reading.candidates[k]
             ordered = ((value, probability), *reading.candidates[:k], *reading.candidates[k + 1:])
-            out.append((((token, NumberReading(ordered, reading.digits)),),
-                        score - best + math.log(max(probability, 1e-6)) - _ALTERNATIVE_COST))
+            other = NumberReading(ordered, reading.digits)
+            # (The cost of the boxes a value leaves out as noise is its own: "200" read from the boxes
+            # whose "20" left the middle 0 out leaves none out.)
+            out.append((((token, other),), score - best + math.log(max(probability, 1e-6)) - _ALTERNATIVE_COST
+                        - _noise_cost(token, reading) + _noise_cost(token, other)))
     return out
 
 
@@ -341,6 +389,7 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
         prior = 0.0 if not found else OTHER_WAY
         if len(token.image.digit_boxes) > LONGEST:
             prior -= 3.0
+        prior += _noise_cost(token, reading)
         score = math.log(max(reading.confidence, 1e-6))
         if kind % 2 == 0:
             found.append((((token, reading),), score + prior))
@@ -356,6 +405,25 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
             pending.append((token, reading))
     return {key: absorbed(found, habit=habit) for key, found in options.items()}
 
+
+
+def _noise_cost(token: NumberToken, reading: NumberReading) -> float:
+    """The log-likelihood cost (0 or less) of the boxes the reading's likeliest value leaves out as
+    noise (`_noise_digits`), part of every choice's score."""
+    return -_NOISE_DIGIT_COST * _noise_digits(token, reading)
+
+
+def _noise_digits(token: NumberToken, reading: NumberReading) -> int:
+    """How many boxes as tall as a digit and wider than one (`_TALL_BOX`, `_WIDE_BOX`) the reading's
+    likeliest value leaves out as noise: when it has fewer digits than the token has boxes, the boxes
+    read likelier noise than digit."""
+    value = reading.value
+    boxes = token.image.digit_boxes
+    if value is None or len(str(value)) >= len(boxes) or len(reading.digits) != len(boxes):
+        return 0  # (a recogniser that reads no digit per box, Tesseract, tells no box's noise)
+    tall, wide = _TALL_BOX * token.digit_size[0], _WIDE_BOX * token.digit_size[1]
+    return sum(1 for box, digit in zip(boxes, reading.digits, strict=False)
+               if box[3] >= tall and box[2] >= wide and digit.noise > 0.5)
 
 
 def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading], *, rising: bool,

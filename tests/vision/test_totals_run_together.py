@@ -8,10 +8,12 @@ the tests check which readings are offered and chosen, not the network.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
-from sheetscan.vision._totals import choose_cuts, split_cost
+from sheetscan.vision._totals import _alternatives, _noise_digits, _split_in_glyphs, choose_cuts, split_cost
 from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import NumberImage, NumberReading
 from tests.vision._by_width import ByWidth
@@ -113,3 +115,89 @@ def test_three_numbers_run_together_across_two_wide_spaces_are_read_as_three() -
     parts = choose_cuts(reader, [(True, False, [before, token])], readings, steps={0: 10.0})
     got = [(reading.value, part.crossed_out) for part, reading in parts[id(token)]]
     assert got == [(2, False), (8, False), (10, False)]
+
+
+def test_two_numbers_whose_digits_touch_across_their_space_are_read_as_two() -> None:
+    # A whists zone 79, then "114 134" written close: the first "1" a glyph of its own, the 4 touching
+    # the "1" after it, so "14134" is one glyph (cut into five boxes, no space between them), then 164.
+    # Six digits are no number (-3), and the only split between glyphs, 1 | 14134, leaves five. Split
+    # between the 4 and the 1 inside the glyph (cost 2.0, no space): 114 | 134, every step free.
+    reader = ByWidth({10: (1, 0.99), 26: (4, 0.99), 24: (3, 0.99), 30: (7, 0.99), 28: (6, 0.99)})
+    before, _ = _sure(79, 30)
+    after, _ = _sure(164, 28)
+    one = (0, 0, 10, HEIGHT)
+    touching = ((14, 0, 10, HEIGHT), (24, 0, 26, HEIGHT), (50, 0, 10, HEIGHT), (60, 0, 24, HEIGHT),
+                (84, 0, 26, HEIGHT))
+    token = NumberToken(zone=0, angle=0, row=0, quad=((0.0, 0.0), (110.0, 0.0), (110.0, 40.0), (0.0, 40.0)),
+                        crossed_out=False, glyph_cuts=(((one,),), (touching,)),
+                        image=NumberImage(gray=np.full((HEIGHT, 112), 200, np.uint8),
+                                          digit_boxes=(one, *touching)),
+                        digit_size=(float(HEIGHT), 26.0))
+    readings = {id(before): NumberReading(((79, 0.99),), ()), id(after): NumberReading(((164, 0.99),), ()),
+                id(token): reader.read_numbers([token.image])[0]}
+    assert readings[id(token)].value == 114134
+    parts = choose_cuts(reader, [(True, True, [before, token, after])], readings)
+    assert [reading.value for _, reading in parts[id(token)]] == [114, 134]
+
+
+
+def test_only_a_way_no_split_between_glyphs_leaves_as_two_numbers_splits_inside_its_glyphs() -> None:
+    # "1" | "14134" (boxes per glyph 1, 5): no split between glyphs gives two numbers of three digits
+    # at most, so it may split inside its glyphs; "70" | "75" (2, 2) splits between its glyphs only; a
+    # number of three digits or fewer is one number.
+    box = (0, 0, 10, HEIGHT)
+    assert _split_in_glyphs(((box,), (box,) * 5))
+    assert _split_in_glyphs(((box,) * 4,))
+    assert not _split_in_glyphs(((box,) * 2, (box,) * 2))
+    assert not _split_in_glyphs(((box,) * 3, (box,)))
+    assert not _split_in_glyphs(((box,), (box,) * 2))
+
+def test_a_box_as_big_as_a_digit_is_not_left_out_as_noise_for_free() -> None:
+    # A whists zone 15, then "30.50" with the dot lost in the 0: the glyphs "3", "0" and "50" (its 5 and
+    # 0 touching), then 70. The "50" glyph is cut as 5 | 0 first and whole as a second way; whole (52 px,
+    # two digits) it reads as noise (0.9), so 3 | 0 | [50] reads "30" at 0.9 (-0.10 - 0.05 for a second
+    # way), and 15, 30, 70 steps well: free, it beats 30 | 50 (-0.04 - 2.0 for a split at a 2 px space).
+    # At 2.0 for leaving out a box as big as a digit (-2.15) it does not.
+    reader = ByWidth({20: (3, 0.99), 28: (0, 0.99), 24: (5, 0.99), 26: (0, 0.99), 52: (8, 0.1),
+                      30: (7, 0.99), 10: (1, 0.99), 25: (5, 0.99)})
+    before = _token([(0, 0, 10, HEIGHT), (12, 0, 25, HEIGHT)])
+    after = _token([(0, 0, 30, HEIGHT), (32, 0, 28, HEIGHT)])
+    three, zero = (0, 0, 20, HEIGHT), (22, 0, 28, HEIGHT)
+    five, other_zero = (52, 0, 24, HEIGHT), (76, 0, 26, HEIGHT)
+    token = NumberToken(zone=0, angle=0, row=0, quad=((0.0, 0.0), (102.0, 0.0), (102.0, 40.0), (0.0, 40.0)),
+                        crossed_out=False,
+                        glyph_cuts=(((three,),), ((zero,),), ((five, other_zero), ((52, 0, 52, HEIGHT),))),
+                        image=NumberImage(gray=np.full((HEIGHT, 104), 200, np.uint8),
+                                          digit_boxes=(three, zero, five, other_zero)),
+                        digit_size=(float(HEIGHT), 26.0))
+    readings = {id(t): reader.read_numbers([t.image])[0] for t in (before, token, after)}
+    assert [readings[id(t)].value for t in (before, token, after)] == [15, 3050, 70]
+    parts = choose_cuts(reader, [(True, True, [before, token, after])], readings)
+    assert [reading.value for _, reading in parts[id(token)]] == [30, 50]
+
+
+def test_a_speck_or_half_a_digit_is_left_out_as_noise_at_no_cost() -> None:
+    # A "7" (30 px) with a mark after it read as noise: a speck (6 x 14 px) or half a digit (24 px, as
+    # tall as a digit, no wider than one: digit width 26) is left out at no cost; a box two digits wide
+    # (52 px) is the one that counts.
+    reader = ByWidth({30: (7, 0.99), 6: (8, 0.05), 24: (8, 0.05), 52: (8, 0.05)})
+    for mark, left_out in (((34, 26, 6, 14), 0), ((34, 0, 24, HEIGHT), 0), ((34, 0, 52, HEIGHT), 1)):
+        token = _token([(0, 0, 30, HEIGHT), mark])
+        reading = reader.read_numbers([token.image])[0]
+        assert reading.value == 7
+        assert _noise_digits(token, reading) == left_out
+
+
+def test_a_value_that_leaves_no_box_out_is_not_charged_for_the_one_read_before_it() -> None:
+    # "200" cut 2 | 00 | 0... as 2 (20 px), a 40 px box (1.5 digit widths: two digits) read 0 at 0.08 or
+    # noise at 0.92, and 0 (28 px): the likeliest value, 20 (0.90), leaves the wide box out and its way
+    # costs 2.0 more; its other candidate, 200 (0.078), leaves nothing out, and its score does not
+    # carry those 2.0 (3 MP bench 1011 z3: "200" after 196 fell to 20 once its way was charged).
+    reader = ByWidth({20: (2, 0.99), 40: (0, 0.08), 28: (0, 0.99)})
+    token = _token([(0, 0, 20, HEIGHT), (22, 0, 40, HEIGHT), (64, 0, 28, HEIGHT)])
+    reading = reader.read_numbers([token.image])[0]
+    assert [value for value, _ in reading.candidates[:2]] == [20, 200]
+    assert _noise_digits(token, reading) == 1
+    charged = math.log(reading.confidence) - 2.0
+    (_, score), = [c for c in _alternatives([(((token, reading),), charged)]) if c[0][0][1].value == 200]
+    assert score == pytest.approx(math.log(reading.candidates[1][1]) - 1.0)
