@@ -7,10 +7,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
+from sheetscan.vision._group import Box
 
 __all__ = [
     "INK_REACH", "INK_STRONG", "INK_WEAK", "at_least", "below", "dark_mask", "dark_ratio", "fit_line",
-    "hanging_pieces", "hysteresis", "ink_at", "intersect",
+    "hanging_pieces", "hysteresis", "ink_at", "ink_within", "intersect",
     "line_through", "local_ink", "long_blobs", "nearest_run_spans", "nearest_runs", "opening",
     "point_line_distance", "ridges_only", "runs_of", "seeded", "without_crossed",
 ]
@@ -142,8 +143,13 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
     return hanging
 
 
-Box = tuple[int, int, int, int]
-"""x, y, width, height."""
+def ink_within(mask: U8, contour: cv2.typing.MatLike, box: Box) -> NDArray[np.bool_]:
+    """The ink of `mask` (non-zero) within the filled outline `contour`, over its bounding `box` (x, y,
+    width, height): one piece found by its outer outline, with any speck inside a hole of it."""
+    x, y, w, h = box
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
+    return (inside > 0) & (mask[y:y + h, x:x + w] > 0)
 
 
 def _strokes(mask: U8, reach: int) -> list[tuple[Box, NDArray[np.bool_]]]:
@@ -165,9 +171,7 @@ def _strokes(mask: U8, reach: int) -> list[tuple[Box, NDArray[np.bool_]]]:
         side = max(w, h)
         if side <= 2 * reach:
             continue
-        inside = np.zeros((h, w), np.uint8)
-        cv2.drawContours(inside, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
-        piece = (inside > 0) & (mask[y:y + h, x:x + w] > 0)
+        piece = ink_within(mask, contour, (x, y, w, h))
         if 2 * int(np.count_nonzero(piece)) > reach * side:
             found.append(((x, y, w, h), piece))
     return found

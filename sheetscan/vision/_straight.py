@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from sheetscan.vision._lines import at_least, opening
+from sheetscan.vision._lines import at_least, ink_within, opening
 
 __all__ = ["half_size_lines", "past_line_ends", "straight_lines", "unbroken", "unbroken_slanting"]
 
@@ -60,9 +60,7 @@ def past_line_ends(level: Mask, upright: Mask, near: Mask, *, length: float, sho
             x, y, w, h = cv2.boundingRect(contour)
             if (w if level_way else h) <= size:
                 continue
-            inside = np.zeros((h, w), np.uint8)
-            cv2.drawContours(inside, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
-            run = (inside > 0) & (runs[y:y + h, x:x + w] > 0)
+            run = ink_within(runs, contour, (x, y, w, h))
             on_line = run & (near[y:y + h, x:x + w] > 0)
             if not level_way:
                 run, on_line = run.T, on_line.T  # worked out level: along the run is along the rows
