@@ -198,12 +198,20 @@ def _loop_columns(piece: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
     # glyph cut).
     paper = np.ones((h + 2, w + 2), np.uint8)
     paper[1:-1, 1:-1] = ~piece
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
-    holes = (stats[:, cv2.CC_STAT_WIDTH] >= least) & (stats[:, cv2.CC_STAT_HEIGHT] >= least)
-    holes[[0, int(labels[0, 0])]] = False  # the ink, and the paper round the glyph
-    for left, across in stats[holes][:, [cv2.CC_STAT_LEFT, cv2.CC_STAT_WIDTH]].tolist():
-        out[max(left - 1, 0):left - 1 + across] = 1.0  # (less the border)
+    for left, _, across, down in _holes(paper).tolist():
+        if across >= least and down >= least:
+            out[max(left - 1, 0):left - 1 + across] = 1.0  # (less the border)
     return out
+
+
+def _holes(paper: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
+    """The boxes (left, top, width, height; px of `paper`) of the holes in a glyph's ink: the
+    4-connected pieces of `paper` (1 on paper, 0 on ink; a border of paper round the glyph) other than
+    the one round the glyph."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
+    holes = np.ones(len(stats), np.bool_)
+    holes[[0, int(labels[0, 0])]] = False  # the ink, and the paper round the glyph
+    return np.asarray(stats[holes, :4], np.int32)
 
 
 _RING_ACROSS = 0.5
@@ -233,12 +241,8 @@ def _rings_across(piece: npt.NDArray[np.bool_], grow: int, w: int, h: int) -> bo
     if grow:
         kernel = np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)
         padded = np.asarray(cv2.dilate(padded, kernel), dtype=np.uint8)
-    # The paper around the glyph is one component touching the border; any other is a hole.
-    paper = np.asarray(padded == 0, dtype=np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
-    outside = int(labels[0, 0])
-    return any(i != outside and stats[i, cv2.CC_STAT_WIDTH] + 2 * grow >= _RING_ACROSS * w
-               and stats[i, cv2.CC_STAT_HEIGHT] + 2 * grow >= 0.25 * h for i in range(1, count))
+    return any(across + 2 * grow >= _RING_ACROSS * w and down + 2 * grow >= 0.25 * h
+               for _, _, across, down in _holes(np.asarray(padded == 0, dtype=np.uint8)).tolist())
 
 
 def _rest_cut(profile: npt.NDArray[np.float64], edge: int, narrowest: float) -> int | None:
