@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, u8
+from sheetscan.vision._rulings import autocorrelation, peaks
 
 __all__ = ["grid_free"]
 
@@ -123,15 +124,14 @@ def _pitch(lines: U8, theta: float) -> float | None:
     energy = float(np.dot(centred, centred))
     if energy <= 0:
         return None
-    ac = np.array([1.0] + [float(np.dot(centred[:-lag], centred[lag:])) / energy
-                           for lag in range(1, high + 2)])
-    peaks = [lag for lag in range(low, high + 1) if ac[lag - 1] <= ac[lag] >= ac[lag + 1]]
-    if not peaks:
+    ac = autocorrelation(centred, energy, high + 1)
+    found = peaks(ac, low, high)
+    if not found:
         return None
-    top = max(float(ac[lag]) for lag in peaks)
+    top = max(float(ac[lag]) for lag in found)
     if top < _REPEAT:
         return None
-    return float(min(lag for lag in peaks if ac[lag] >= 0.7 * top))
+    return float(min(lag for lag in found if ac[lag] >= 0.7 * top))
 
 
 def _flatten_tile(ratios: dict[str, NDArray[np.float32]], flat: dict[str, NDArray[np.float32]], paper: U8,

@@ -17,7 +17,7 @@ import numpy as np
 
 from sheetscan.vision._arrays import F64, U8, f64
 
-__all__ = ["ruled_ways"]
+__all__ = ["autocorrelation", "peaks", "ruled_ways"]
 
 _SIDE = 256
 """The outline's inside is looked at mapped to a square this many px on a side (a pitch of 5 mm is
@@ -79,9 +79,21 @@ def _repeats(profile: F64) -> bool:
     if energy <= len(profile) * _FLAT**2:
         return False  # every row alike: lines running this way (or none), nothing crossing them
     low, high = _PITCHES
-    lags = range(low, min(high, len(centred) - 1))
-    best = max(float(np.dot(centred[:-lag], centred[lag:])) for lag in lags)
-    return best / energy >= _REPEAT
+    stop = min(high, len(centred) - 1)
+    return float(autocorrelation(centred, energy, stop - 1)[low:stop].max()) >= _REPEAT
+
+
+def autocorrelation(centred: F64, energy: float, longest: int) -> F64:
+    """The autocorrelation of a profile less its mean (`centred`; `energy`, its sum of squares, > 0) at the
+    lags 0 .. `longest`, as shares of `energy`: 1 at lag 0, near 1 at a lag the profile repeats at."""
+    return np.array([1.0] + [float(np.dot(centred[:-lag], centred[lag:])) / energy
+                             for lag in range(1, longest + 1)])
+
+
+def peaks(ac: F64, low: int, high: int) -> list[int]:
+    """The lags `low` .. `high` at which the autocorrelation `ac` (known up to `high` + 1) peaks: no lower
+    than at either neighbouring lag."""
+    return [lag for lag in range(low, high + 1) if ac[lag - 1] <= ac[lag] >= ac[lag + 1]]
 
 
 def _one_fine_pitch(profiles: tuple[F64, F64], quad: F64) -> bool:
@@ -108,12 +120,10 @@ def _fine_pitch(profile: F64) -> float | None:
     low, high = _FINE
     if len(centred) <= high + 1:
         return None
-    ac = np.array([1.0] + [float(np.dot(centred[:-lag], centred[lag:])) / energy
-                           for lag in range(1, high + 2)])
+    ac = autocorrelation(centred, energy, high + 1)
     best: tuple[float, int] | None = None
-    for lag in range(low, high + 1):
-        peak = ac[lag - 1] <= ac[lag] >= ac[lag + 1]
-        if peak and ac[lag] >= _FINE_REPEAT and float(ac[1:lag].min()) <= ac[lag] - _DIP \
+    for lag in peaks(ac, low, high):
+        if ac[lag] >= _FINE_REPEAT and float(ac[1:lag].min()) <= ac[lag] - _DIP \
                 and (best is None or ac[lag] > best[0]):
             best = (float(ac[lag]), lag)
     if best is None:
