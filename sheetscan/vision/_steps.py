@@ -151,4 +151,3 @@ def step_cost(step: int, penalty: float, *, usual: float = USUAL_STEP) -> float:
     if step <= usual:
         return 0.0
     return min(penalty, 0.5 + 2.0 * math.log(step / usual))
-

@@ -356,10 +356,16 @@ def _unwritten(token: NumberToken, reading: NumberReading, found: list[Choice], 
     a drawn line, a scratch or a smudge left in a zone is read as the likeliest digit among those it
     does not resemble ("1" at 0.32 beside 0.57 noise), and, taken for a total, it steps back and drags
     the number after it along (30, 36, "1", 48 read 30, 36, 1, 18: usual 30004). Only then: a number
-    the network reads likelier as a number stays one, and the totals never remove written ink on
-    their own, nor where another cut of the ink reads as a number likelier (small 30000: a "10" read
-11 at 0.9 by another way). (`read_number` leaves the empty reading out of the values.) Offered only
-for the numbers whose other readings are weighed too (`choose_cuts`' alternatives)."""
+    the network reads likelier as a number stays one, however out of step (the totals never take
+    written ink away on their own), and so does one that another cut of its ink reads as a number
+    likelier than its first cut reads as noise (the ink is writing, however cut). (`read_number`
+    leaves the empty reading out of the values.) Offered only for the numbers whose other readings
+    are weighed too (`choose_cuts`' alternatives).
+
+    What it costs: a written digit the network reads likelier as noise (pale, broken) is left out
+    where the totals read it out of step (bench 1020: a "3" read 7 at 0.34 after a 2 and before a 7,
+    misread before, missing now), or in step only through an unlikely alternative (usual 34003: a "9"
+    whose likeliest digit was 0 at 0.11, 9 at 0.03, beside 0.85 noise, between 7 and 11)."""
     empty = math.prod(d.noise for d in reading.digits) if reading.digits else 0.0
     likeliest = max([reading.confidence] + [r.confidence for parts, _ in found for _, r in parts])
     if not zone or token.crossed_out or empty <= likeliest:
