@@ -48,7 +48,8 @@ def monotone_picks(choices: list[list[Choice]], *, rising: bool = False,
     log-confidences) less the cost of each step between neighbouring totals (`step_cost`) in the
     better direction of the two (strictly up, or strictly down for a pulka counted down; only up
     when `rising`; `usual`: the largest step that costs nothing).
-    Crossed-out numbers are left out of the steps."""
+    Crossed-out numbers are left out of the steps, and so is a number whose choice has no part (ink
+    where nothing is written: the totals step over it). A number's first choice has a part."""
     best_total, best_picks = -math.inf, [0] * len(choices)
     for sign in (1,) if rising else (1, -1):
         total, picks = _viterbi(choices, sign=sign, penalty=penalty, usual=usual)
@@ -72,7 +73,8 @@ def steps_cost(values: Sequence[int | None], sign: int, penalty: float = STEP_BA
 def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
              usual: float = USUAL_STEP) -> tuple[float, list[int]]:
     """The best choices (Viterbi) along the numbers not crossed out, for one direction `sign`;
-    a crossed-out number takes its own likeliest choice."""
+    a crossed-out number takes its own likeliest choice. A choice of no part (`choose_cuts`' "nothing
+    is written here") takes no step: the totals step from the number before it to the one after."""
     picks = [0] * len(choices)
     steps = []
     for i, c in enumerate(choices):
@@ -85,19 +87,32 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
     # Plain Python: most numbers have one option or a few, too few for numpy's overhead to pay (it
     # is no slower on the largest, 84 options a number); each step's cost is worked out once per distinct
     # step (`costs`). The same floats as the numpy version of session 5, the first best kept as argmax.
+    # A state is one choice of the number (`which`), with its score and the last value it leaves
+    # (`before`); a choice of no part makes a state for each state before it, which it carries on.
     costs: dict[int, float] = {}
     values = [_values(choice) for choice in choices[steps[0]]]
     scores = [c[1] - steps_cost(v, sign, penalty, usual)
               for c, v in zip(choices[steps[0]], values, strict=True)]
+    before = [v[-1] if v else None for v in values]
+    which = list(range(len(scores)))
+    whiches: list[list[int]] = [which]
     back: list[list[int]] = []
     for current in steps[1:]:
         # Every option of the previous number against every option of this one: the cost of the step
         # from its last value to this one's first (none where either is unread); the first best wins.
-        before = [v[-1] for v in values]
         values = [_values(choice) for choice in choices[current]]
         arguments: list[int] = []
         new_scores: list[float] = []
-        for option, mine in zip(choices[current], values, strict=True):
+        new_before: list[int | None] = []
+        new_which: list[int] = []
+        for index, (option, mine) in enumerate(zip(choices[current], values, strict=True)):
+            if not mine:
+                for i, (score, last) in enumerate(zip(scores, before, strict=True)):
+                    arguments.append(i)
+                    new_scores.append(score + option[1])
+                    new_before.append(last)
+                    new_which.append(index)
+                continue
             first = mine[0]
             best, argument = -math.inf, 0
             for i, (score, last) in enumerate(zip(scores, before, strict=True)):
@@ -113,12 +128,15 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
                     best, argument = total, i
             arguments.append(argument)
             new_scores.append(best + option[1] - steps_cost(mine, sign, penalty, usual))
-        scores = new_scores
+            new_before.append(mine[-1])
+            new_which.append(index)
+        scores, before, which = new_scores, new_before, new_which
+        whiches.append(which)
         back.append(arguments)
     k = max(range(len(scores)), key=lambda i: scores[i])
     total = scores[k]
     for position in range(len(steps) - 1, -1, -1):
-        picks[steps[position]] = k
+        picks[steps[position]] = whiches[position][k]
         if position > 0:
             k = back[position - 1][k]
     return total, picks

@@ -22,7 +22,15 @@ from typing import TYPE_CHECKING
 from sheetscan.vision import _group
 from sheetscan.vision._confusion import shared_confusions
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision._steps import LONGEST, STEP_BACK, USUAL_STEP, Choice, Part, monotone_picks, step_cost
+from sheetscan.vision._steps import (
+    LONGEST,
+    STEP_BACK,
+    USUAL_STEP,
+    Choice,
+    Part,
+    monotone_picks,
+    step_cost,
+)
 from sheetscan.vision._swallow import Way, absorbed, finds_a_one, may_swallow, one_boxes, wide_ways
 from sheetscan.vision.recognise import NumberImage, NumberReading, Recognizer
 
@@ -61,6 +69,13 @@ reads each glyph's every cut, so the ways that combine those cuts read no new di
 knows them) and cost only choices; with 12, a token of two glyphs of five or six cuts each kept the
 one-glyph ways and two of the twenty-odd combinations, and "16.18." (a "1" run into each, the dots
 lost) could never be read "1|6", "1|8": small 21006, 15, 6, 8, 19."""
+_UNWRITTEN_COST = 1.0
+"""Log-likelihood cost of the choice that a read number is ink where nothing is written (`_unwritten`).
+
+Decision: 1.0, as an alternative reading's (`_ALTERNATIVE_COST`), because it too overrules the
+recogniser's likeliest value: a number read likelier as noise than as its value is left out where it
+breaks a step of the totals (a step back costs 4), and where it stands in step only when it reads
+e (2.7) times likelier as noise."""
 _TALL_BOX = 0.75
 """A digit box at least this share of the digit height tall stands as tall as a digit (`_noise_digits`)."""
 _WIDE_BOX = 1.5
@@ -203,6 +218,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             # in order would hide a digit on the wrong side of a lost dot).
             others = {id(t) for t in sequence if alternatives and id(t) in needed and not t.crossed_out}
             choices = [[(fixed[id(t)], 0.0)] if id(t) in fixed else found + _alternatives(found)
+                       + _unwritten(t, readings[id(t)], found, splits)
                        if id(t) in others else found for t, found in zip(sequence, choices, strict=True)]
             # (A token `moves` read as one with the number before it keeps no part: it takes no step.)
             kept = [k for k, found in enumerate(choices) if found[0][0]]
@@ -210,7 +226,9 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             for k, pick in zip(kept, monotone_picks([choices[k] for k in kept], rising=rising, usual=free),
                                    strict=True):
                 picks[k] = pick
-            # A run of numbers misread the same way costs its dearest swap (`_confusion`).
+            # A run of numbers misread the same way costs its dearest swap (`_confusion`); ink read as
+            # nothing written is in no run.
+            kept = [k for k in kept if choices[k][picks[k]][0]]
             runs = shared_confusions([choices[k][picks[k]] for k in kept], rising=rising,
                                      open_to=[id(sequence[k]) in others and id(sequence[k]) not in fixed
                                               for k in kept],
@@ -326,6 +344,33 @@ def _alternatives(choices: list[Choice]) -> list[Choice]:
             out.append((((token, other),), score - best + math.log(max(probability, 1e-6)) - _ALTERNATIVE_COST
                         - _noise_cost(token, reading) + _noise_cost(token, other)))
     return out
+
+
+def _unwritten(token: NumberToken, reading: NumberReading, found: list[Choice], zone: bool) -> list[Choice]:
+    """The choice that nothing is written where the token is (no part: it takes no step of the
+    totals), when the recogniser reads every digit box of its first reading (`reading`) likelier as
+    not a digit than it reads the number as any value, however cut (`found`, its ways read; in a zone
+    only, `zone`): scored as the probability that every box is noise, less `_UNWRITTEN_COST`.
+
+    Decision: the network's own "not a digit" is evidence, weighed by the totals, because a piece of
+    a drawn line, a scratch or a smudge left in a zone is read as the likeliest digit among those it
+    does not resemble ("1" at 0.32 beside 0.57 noise), and, taken for a total, it steps back and drags
+    the number after it along (30, 36, "1", 48 read 30, 36, 1, 18: usual 30004). Only then: a number
+    the network reads likelier as a number stays one, however out of step (the totals never take
+    written ink away on their own), and so does one that another cut of its ink reads as a number
+    likelier than its first cut reads as noise (the ink is writing, however cut). (`read_number`
+    leaves the empty reading out of the values.) Offered only for the numbers whose other readings
+    are weighed too (`choose_cuts`' alternatives).
+
+    What it costs: a written digit the network reads likelier as noise (pale, broken) is left out
+    where the totals read it out of step (bench 1020: a "3" read 7 at 0.34 after a 2 and before a 7,
+    misread before, missing now), or in step only through an unlikely alternative (usual 34003: a "9"
+    whose likeliest digit was 0 at 0.11, 9 at 0.03, beside 0.85 noise, between 7 and 11)."""
+    empty = math.prod(d.noise for d in reading.digits) if reading.digits else 0.0
+    likeliest = max([reading.confidence] + [r.confidence for parts, _ in found for _, r in parts])
+    if not zone or token.crossed_out or empty <= likeliest:
+        return []
+    return [((), math.log(max(empty, 1e-6)) - _UNWRITTEN_COST)]
 
 
 def _read_ones(found: list[tuple[NumberToken, list[Way]]], cache: DigitCache) -> list[list[Way]]:

@@ -87,3 +87,15 @@ def test_among_equal_totals_the_earlier_way_is_kept() -> None:
 
     zone = [[way(10, -0.1)], [way(20, -0.5), way(20, -0.5)], [way(30, -0.1)]]
     assert monotone_picks(zone, rising=True) == [0, 0, 0]
+
+
+def test_a_choice_of_no_part_is_stepped_over_as_the_best_of_every_combination_finds() -> None:
+    # Some numbers may also be read as nothing written (a choice of no part, never the first): the
+    # totals step from the number before to the one after it, as every combination without it does.
+    rng = random.Random(7)
+    for _ in range(400):
+        zone = [[*ways, ((), round(rng.uniform(-4.0, 0.0), 1))] if rng.random() < 0.4 else ways
+                for ways in _zone(rng)]
+        for rising in (True, False):
+            picks = monotone_picks(zone, rising=rising)
+            assert _picked_total(zone, picks, rising) == _brute_force(zone, rising)
