@@ -18,7 +18,7 @@ Mask = npt.NDArray[np.uint8]
 
 def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Mask | None = None,
                         share: float = 0.5, along: float = 0.8, longest_stroke: float = 20.0,
-                        longest: float = 0.2) -> Mask:
+                        longest: float = 0.2, drawn: Mask | None = None) -> Mask:
     """`mask` less the blobs that are pieces of a line no mask took out: a single straight-ish stroke whose
     course runs on past one of its ends as a ridge about as dark as itself in `strength`.
 
@@ -36,14 +36,16 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     lines ran into its darkness); when most of the stretch is silent, that end says nothing. Blobs
     longer than `longest` of the sheet's shorter side are left to `cut_long_blobs`. A single stroke longer
     than `longest_stroke` stroke widths goes whatever lies past it: no digit has one (a "1" is 5-12 strokes
-    tall), a line crossing a glare fades at both ends.
+    tall), a line crossing a glare fades at both ends. With `drawn` (the drawn lines' mask, non-zero), a
+    single stroke whose two ends both run on into that mask, in line with it, goes too: a stretch of a drawn
+    line the mask missed (`_bridges_drawn`).
     """
     count, found_labels, found_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count <= 1:
         return mask
     labels = np.asarray(found_labels, np.int32)
     gone = line_pieces(labels, np.asarray(found_stats, np.int32), strength, stroke=stroke, silent=silent,
-                       share=share, along=along, longest_stroke=longest_stroke, longest=longest)
+                       share=share, along=along, longest_stroke=longest_stroke, longest=longest, drawn=drawn)
     if not gone.any():
         return mask
     return np.where(gone[labels], 0, mask).astype(np.uint8)
@@ -84,9 +86,11 @@ def blob_stats(mask: Mask, labels: npt.NDArray[np.int32], count: int,
 
 def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], strength: Mask, *,
                 stroke: float, silent: Mask | None = None, share: float = 0.5, along: float = 0.8,
-                longest_stroke: float = 20.0, longest: float = 0.2) -> npt.NDArray[np.bool_]:
+                longest_stroke: float = 20.0, longest: float = 0.2, drawn: Mask | None = None
+                ) -> npt.NDArray[np.bool_]:
     """Which of the blobs (`labels`, `stats` as cv2.connectedComponentsWithStats gives them) are pieces of a
-    line (`without_line_pieces`), by label (the background's entry False)."""
+    line (`without_line_pieces`), by label (the background's entry False). With `drawn` (the drawn lines'
+    mask, non-zero), so is a single stroke that runs on into it past both ends, in line (`_bridges_drawn`)."""
     height, width = labels.shape
     gone = np.zeros(len(stats), dtype=bool)
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
@@ -96,13 +100,15 @@ def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], str
                                 & (area <= 2.5 * stroke * extent * 1.5))
     for label in candidates[candidates > 0]:
         gone[label] = _runs_on_past_an_end(labels, stats, int(label), strength, silent, stroke=stroke,
-                                           share=share, along=along, longest_stroke=longest_stroke)
+                                           share=share, along=along, longest_stroke=longest_stroke,
+                                           drawn=drawn)
     return gone
 
 
 def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int,
                          strength: Mask, silent: Mask | None, *, stroke: float, share: float,
-                         along: float, longest_stroke: float, single: float = 1.5) -> bool:
+                         along: float, longest_stroke: float, single: float = 1.5,
+                         drawn: Mask | None = None) -> bool:
     """Whether blob `label` is a straight-ish stroke whose course runs on, past one of its ends, as a ridge
     of the strength at least `share` of its own, or is longer than `longest_stroke` strokes: straight-ish,
     or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`)."""
@@ -120,6 +126,17 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # its course, 0.96 strokes of ink along it). A digit that long does not exist, and a number joined into
     # one blob holds 3 or more strokes of ink along its length (each digit's path is 2-3 times its height).
     if length >= longest_stroke * stroke and len(points) <= single * stroke * length:
+        return True
+    # Decision: a single stroke at least 3 strokes long whose two ends each run on into the drawn lines' mask
+    # (`drawn`), in line with the stroke, is a stretch of a drawn line the mask missed, whatever its course,
+    # because where the zone stage's trace lost a freehand line for a stretch (a wavy or zigzag stretch, a
+    # spoke's arc into the circle, the second stroke of a line drawn twice) the stretch was left whole and
+    # read as a "1" or a "7" where nothing is written (bench_styles seed 30000, usual photos 2 and 4, dark
+    # photos 2 and 4). Past its ends the line's own mask goes on, and ridges past them are silent there.
+    # A digit's stroke touching a line at both ends meets it across (a "1" between two rules), and a stroke
+    # along a line ends on paper at one end at least.
+    if drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
+            and _bridges_drawn(points, middle, vectors[:, 1], drawn, stroke=stroke):
         return True
     if thickness > 2.0 * stroke or length < 3.0 * max(thickness, 1.0):
         return False
@@ -166,6 +183,45 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
                 and _longest_run(counted & ~dark) <= 0.5 * stroke:
             return True
     return False
+
+
+_ONE_STROKE = 1.6
+"""The most ink a single stroke holds along its length, in strokes (a stroke's ink, its blur, its wobble)."""
+
+
+def _bridges_drawn(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float64],
+                   axis: npt.NDArray[np.float64], drawn: Mask, *, stroke: float, reach: float = 4.0,
+                   touch: float = 0.6, cone: float = 0.5, ahead: float = 0.3) -> bool:
+    """Whether the stroke of `points` (x, y) runs on, past each of its two ends (its extremes along `axis`),
+    into the drawn lines' mask (`drawn`, non-zero) going its way: within `reach` strokes of the end there is
+    at least half a stroke's width of mask along that reach, its nearest pixel at most `touch` strokes (and a
+    pixel) from the end, at least `cone` of it within 60 degrees of the end's own direction (from the stroke's
+    last 2 strokes to its end), and on average `ahead` of the reach ahead of the end. A line crossing the
+    end lies across it, and the mask beside a stroke along a line lies level with its end, not ahead."""
+    height, width = drawn.shape
+    radius = reach * stroke
+    along = (points - middle) @ axis
+    for index in (int(along.argmax()), int(along.argmin())):
+        end = points[index]
+        near = points[np.hypot(points[:, 0] - end[0], points[:, 1] - end[1]) <= 2.0 * stroke]
+        way = end - near.mean(axis=0)
+        norm = float(np.hypot(way[0], way[1]))
+        if norm <= 0:
+            return False
+        way /= norm
+        x0, y0 = max(0, int(end[0] - radius)), max(0, int(end[1] - radius))
+        x1, y1 = min(width, int(end[0] + radius) + 1), min(height, int(end[1] + radius) + 1)
+        ys, xs = np.nonzero(drawn[y0:y1, x0:x1])
+        dx, dy = xs + x0 - end[0], ys + y0 - end[1]
+        distance = np.hypot(dx, dy)
+        within = distance <= radius
+        if within.sum() < 0.5 * stroke * radius or float(distance[within].min()) > touch * stroke + 1.0:
+            return False
+        dx, dy, distance = dx[within], dy[within], distance[within]
+        forward = dx * way[0] + dy * way[1]
+        if float((forward >= 0.5 * distance).mean()) < cone or float(forward.mean()) < ahead * radius:
+            return False
+    return True
 
 
 def _longest_run(on: npt.NDArray[np.bool_]) -> int:

@@ -338,7 +338,7 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
                                                                               2 * drawn_width + 1)))
         silent = np.asarray(np.maximum(silent, around), np.uint8)
     gone = line_pieces(labels, blob_stats(mask, labels, count), prepared.strength, stroke=max(1.0, stroke),
-                       silent=silent)
+                       silent=silent, drawn=drawn)
     if not gone.any():
         return mask, stroke
     return np.where(gone[labels], 0, mask).astype(np.uint8), middles.width(gone=gone)
