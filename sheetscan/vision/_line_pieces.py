@@ -140,8 +140,12 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # share ahead of 0.25, not 0.3, as the wider reach takes in more of a line bending away).
     if drawn is not None:
         own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
+        # Decision: so is the second stroke of a line drawn twice that touches the mask at both ends and lies
+        # along it all its length (`_drawn_twice`): its ends run into the first stroke, not on ahead, and it
+        # was read as "11" and "1" (seed 30000 usual photo 2; shadow 2 phantoms fewer, small 1).
         if length >= 3.0 * stroke and len(points) <= _ONE_STROKE * own * length \
-                and _bridges_drawn(points, middle, vectors[:, 1], drawn, stroke=own):
+                and (_bridges_drawn(points, middle, vectors[:, 1], drawn, stroke=own)
+                     or _drawn_twice(points, middle, vectors[:, 1], drawn, stroke=own)):
             return True
     if thickness > 2.0 * stroke or length < 3.0 * max(thickness, 1.0):
         return False
@@ -234,6 +238,30 @@ def _bridges_drawn(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float
         if float((forward >= 0.5 * distance).mean()) < cone or float(forward.mean()) < ahead * radius:
             return False
     return True
+
+
+def _drawn_twice(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float64],
+                 axis: npt.NDArray[np.float64], drawn: Mask, *, stroke: float, touch: float = 0.25,
+                 beside: float = 2.0, share: float = 0.95) -> bool:
+    """Whether the stroke of `points` (x, y) is the second stroke of a line drawn twice: both its ends (its
+    extremes along `axis`) at most `touch` strokes and a pixel from the drawn lines' mask (`drawn`,
+    non-zero): touching it, where the two strokes meet; and at least `share` of it within `beside` strokes of
+    the mask, along the first stroke all its length. A digit's stroke lying along a line stands off it at
+    one end at least (`_bridges_drawn`)."""
+    height, width = drawn.shape
+    pad = int(np.ceil(beside * stroke)) + 2
+    x0, y0 = max(0, int(points[:, 0].min()) - pad), max(0, int(points[:, 1].min()) - pad)
+    x1, y1 = min(width, int(points[:, 0].max()) + pad + 1), min(height, int(points[:, 1].max()) + pad + 1)
+    window = drawn[y0:y1, x0:x1]
+    if not window.any():
+        return False
+    distance = cv2.distanceTransform(np.asarray(window == 0, np.uint8), cv2.DIST_L2, 3)
+    xs, ys = points[:, 0].astype(np.int64) - x0, points[:, 1].astype(np.int64) - y0
+    along = (points - middle) @ axis
+    for index in (int(along.argmax()), int(along.argmin())):
+        if float(distance[ys[index], xs[index]]) > touch * stroke + 1.0:
+            return False
+    return float(np.mean(distance[ys, xs] <= beside * stroke)) >= share
 
 
 def _longest_run(on: npt.NDArray[np.bool_]) -> int:

@@ -219,3 +219,28 @@ def test_a_stretch_of_line_goes_when_the_strokes_are_measured_thin() -> None:
     silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
     out = without_line_pieces(mask, strength, stroke=3.0, silent=silent, drawn=drawn)
     assert not out.any(), f"{int(np.count_nonzero(out))} px of the stretch left"
+
+
+def test_the_second_stroke_of_a_line_drawn_twice_goes_a_one_under_a_line_stays() -> None:
+    # A level line at row 200 (8 px, strength 120, in the drawn mask) gone over a second time: a flat arc
+    # from (120, 200) down to row 211 at x 150 and back up to (180, 200), 6 px, ink where it is off the
+    # mask. Both its ends touch the mask where the strokes meet, and all of it lies within 2 strokes of it:
+    # a second stroke, gone (kept without the drawn mask). A level "1" 3 px under a line at row 300 (from x
+    # 100 to 150, row 310) lies as close along it but touches it at neither end: it stays.
+    strength, mask = _sheet()
+    drawn = _drawn()
+    cv2.line(drawn, (20, 200), (380, 200), 1, 8)
+    cv2.line(drawn, (20, 300), (380, 300), 1, 8)
+    strength[drawn > 0] = 120
+    arc = np.array([(120, 200), (135, 208), (150, 211), (165, 208), (180, 200)], np.int32)
+    cv2.polylines(strength, [arc], False, 120, 6)
+    cv2.polylines(mask, [arc], False, 255, 6)
+    cv2.line(strength, (100, 310), (150, 310), 120, 6)
+    cv2.line(mask, (100, 310), (150, 310), 255, 6)
+    mask[drawn > 0] = 0
+    one = np.zeros_like(mask)
+    one[300:, :] = mask[300:, :]
+    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    assert np.array_equal(without_line_pieces(mask, strength, stroke=STROKE, silent=silent), mask)
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert np.array_equal(out, one), f"{int(np.count_nonzero(out != one))} px differ"
