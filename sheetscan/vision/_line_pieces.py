@@ -138,7 +138,10 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # the sheet's: a dark photo's specks pulled the sheet's to 4.6 px against lines 6-7 px wide, whose
     # stretches then held "two strokes" of ink (seed 30000 dark photo 2: 3 phantoms more; the reach and the
     # share ahead of 0.25, not 0.3, as the wider reach takes in more of a line bending away).
-    if drawn is not None:
+    # (The blob's own width, at most its box's shorter side and a pixel, is measured only when both its ends
+    # lie that near the mask: most blobs are nowhere near it.)
+    if drawn is not None and _ends_near(points, middle, vectors[:, 1], drawn,
+                                        _TOUCH * max(stroke, min(w, h) + 2.0) + 1.0):
         own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
         # Decision: so is the second stroke of a line drawn twice that touches the mask at both ends and lies
         # along it all its length (`_drawn_twice`): its ends run into the first stroke, not on ahead, and it
@@ -198,6 +201,25 @@ _ONE_STROKE = 1.6
 """The most ink a single stroke holds along its length, in strokes (a stroke's ink, its blur, its wobble)."""
 
 
+_TOUCH = 0.6
+"""How near the drawn lines' mask a stroke's end must lie to run on into it, in strokes (and a pixel)."""
+
+
+def _ends_near(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float64],
+               axis: npt.NDArray[np.float64], drawn: Mask, radius: float) -> bool:
+    """Whether both ends of the stroke of `points` (its extremes along `axis`) have a pixel of `drawn`
+    (non-zero) within `radius` px either way (a square: it takes in every pixel that near)."""
+    height, width = drawn.shape
+    along = (points - middle) @ axis
+    reach = int(np.ceil(radius))
+    for index in (int(along.argmax()), int(along.argmin())):
+        x, y = int(points[index, 0]), int(points[index, 1])
+        if not drawn[max(0, y - reach):min(height, y + reach + 1),
+                     max(0, x - reach):min(width, x + reach + 1)].any():
+            return False
+    return True
+
+
 def _own_width(blob: npt.NDArray[np.bool_]) -> float:
     """Twice the median distance to the background along the middle of the blob (True)."""
     distance = cv2.distanceTransform(np.pad(blob, 1).astype(np.uint8), cv2.DIST_L2, 3)
@@ -207,7 +229,7 @@ def _own_width(blob: npt.NDArray[np.bool_]) -> float:
 
 def _bridges_drawn(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float64],
                    axis: npt.NDArray[np.float64], drawn: Mask, *, stroke: float, reach: float = 4.0,
-                   touch: float = 0.6, cone: float = 0.5, ahead: float = 0.25) -> bool:
+                   touch: float = _TOUCH, cone: float = 0.5, ahead: float = 0.25) -> bool:
     """Whether the stroke of `points` (x, y) runs on, past each of its two ends (its extremes along `axis`),
     into the drawn lines' mask (`drawn`, non-zero) going its way: within `reach` strokes of the end there is
     at least half a stroke's width of mask along that reach, its nearest pixel at most `touch` strokes (and a
