@@ -1,6 +1,8 @@
 """Stage 4 of reading a photo: the pieces of a line no mask took out (`without_line_pieces`, `line_pieces`):
 a stroke whose course runs on past its end as a ridge about as dark as itself, or the edge of a wide
-line; and the blobs' statistics they are found from (`blob_stats`).
+line, or, given the drawn lines' mask, a stretch of a drawn line between two of the mask's ends
+(`_bridges_drawn`) or a retraced line's second stroke beside it (`_drawn_twice`); and the blobs'
+statistics they are found from (`blob_stats`).
 """
 
 from __future__ import annotations
