@@ -156,3 +156,91 @@ def test_blob_stats_are_the_boxes_and_areas_drawn() -> None:
     xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
     given = blob_stats(mask, np.asarray(labels, np.int32), count, (xs, ys))
     assert given.tolist() == stats.tolist()
+
+
+def _drawn(size: int = 400) -> np.ndarray:
+    return np.zeros((size, size), np.uint8)
+
+
+def test_a_stretch_of_line_the_drawn_mask_missed_goes() -> None:
+    # A freehand level line at strength 120, 8 px wide, from x 20 to 380 with a wave between x 150 and 220
+    # (the trace lost it there): the drawn mask holds the line from 20 to 148 and from 222 to 380, and the
+    # wavy stretch between passed for ink (6 px, ends 2 px from the mask's ends). Both its ends run on into
+    # the mask in line with it: a piece of the line, gone. Without the drawn mask it says nothing (its ends'
+    # ridges lie in the silent band around the lines) and stays.
+    strength, mask = _sheet()
+    drawn = _drawn()
+    wave = np.array([(150, 200), (165, 194), (185, 206), (205, 194), (220, 200)], np.int32)
+    cv2.line(strength, (20, 200), (380, 200), 120, 8)
+    cv2.polylines(strength, [wave], False, 120, 8)
+    cv2.line(drawn, (20, 200), (146, 200), 1, 8)
+    cv2.line(drawn, (224, 200), (380, 200), 1, 8)
+    cv2.polylines(mask, [wave], False, 255, 6)
+    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    assert np.array_equal(without_line_pieces(mask, strength, stroke=STROKE, silent=silent), mask)
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert not out.any(), f"{int(np.count_nonzero(out))} px of the stretch left"
+
+
+def test_ones_touching_drawn_lines_stay() -> None:
+    # Three "1"s (strength 120, 6 px) against drawn lines (8 px, in the drawn mask):
+    # - upright between two level lines (rows 100 and 160), each end 2 px from a line: the lines lie across
+    #   its ends, not ahead of them;
+    # - level, 3 px under a level line (row 250) from x 100 to 150: the line lies beside it, level with its
+    #   ends;
+    # - level, in line with a level line ending at x 296 (row 330), from x 300 to 350: one end runs on into
+    #   the line, the other ends on paper.
+    strength, mask = _sheet()
+    drawn = _drawn()
+    for row in (100, 160, 250):
+        cv2.line(drawn, (20, row), (380, row), 1, 8)
+    cv2.line(drawn, (150, 330), (296, 330), 1, 8)
+    strength[drawn > 0] = 120
+    for a, b in (((200, 108), (200, 152)), ((100, 260), (150, 260)), ((302, 330), (350, 330))):
+        cv2.line(strength, a, b, 120, 6)
+        cv2.line(mask, a, b, 255, 6)
+    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert np.array_equal(out, mask)
+
+
+def test_a_stretch_of_line_goes_when_the_strokes_are_measured_thin() -> None:
+    # The wavy stretch of `test_a_stretch_of_line_the_drawn_mask_missed_goes` (6 px wide), on a dark noisy
+    # photo whose specks pulled the sheet's measured stroke width down to 3 px: against that width the
+    # stretch holds 2 strokes of ink along its length, not one, but its own width is 6 px. It goes.
+    strength, mask = _sheet()
+    drawn = _drawn()
+    wave = np.array([(150, 200), (165, 194), (185, 206), (205, 194), (220, 200)], np.int32)
+    cv2.line(strength, (20, 200), (380, 200), 120, 8)
+    cv2.polylines(strength, [wave], False, 120, 8)
+    cv2.line(drawn, (20, 200), (146, 200), 1, 8)
+    cv2.line(drawn, (224, 200), (380, 200), 1, 8)
+    cv2.polylines(mask, [wave], False, 255, 6)
+    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    out = without_line_pieces(mask, strength, stroke=3.0, silent=silent, drawn=drawn)
+    assert not out.any(), f"{int(np.count_nonzero(out))} px of the stretch left"
+
+
+def test_the_second_stroke_of_a_line_drawn_twice_goes_a_one_under_a_line_stays() -> None:
+    # A level line at row 200 (8 px, strength 120, in the drawn mask) gone over a second time: a flat arc
+    # from (120, 200) down to row 211 at x 150 and back up to (180, 200), 6 px, ink where it is off the
+    # mask. Both its ends touch the mask where the strokes meet, and all of it lies within 2 strokes of it:
+    # a second stroke, gone (kept without the drawn mask). A level "1" 3 px under a line at row 300 (from x
+    # 100 to 150, row 310) lies as close along it but touches it at neither end: it stays.
+    strength, mask = _sheet()
+    drawn = _drawn()
+    cv2.line(drawn, (20, 200), (380, 200), 1, 8)
+    cv2.line(drawn, (20, 300), (380, 300), 1, 8)
+    strength[drawn > 0] = 120
+    arc = np.array([(120, 200), (135, 208), (150, 211), (165, 208), (180, 200)], np.int32)
+    cv2.polylines(strength, [arc], False, 120, 6)
+    cv2.polylines(mask, [arc], False, 255, 6)
+    cv2.line(strength, (100, 310), (150, 310), 120, 6)
+    cv2.line(mask, (100, 310), (150, 310), 255, 6)
+    mask[drawn > 0] = 0
+    one = np.zeros_like(mask)
+    one[300:, :] = mask[300:, :]
+    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    assert np.array_equal(without_line_pieces(mask, strength, stroke=STROKE, silent=silent), mask)
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert np.array_equal(out, one), f"{int(np.count_nonzero(out != one))} px differ"
