@@ -86,9 +86,10 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. A glyph
     whose "1" on the left leaves a rest wide enough for two digits is also offered the "1" cut off
     and the rest cut in two ("120" written touching), when it is its number's `leading` glyph, and the
-    "1" cut off where it joins its digit when that is not the thinnest column (`_edge_strokes`). The
-    recogniser and the zone's running totals choose among them. At most `most` options, and those
-    last ones.
+    "1" cut off where it joins its digit when that is not the thinnest column (`_edge_strokes`), and,
+    in a leading glyph the first way cuts into digits, the "1" cut off with the first way's cuts kept
+    ("149" written touching). The recogniser and the zone's running totals choose among them. At most
+    `most` options, and those last ones.
     """
     x, y, w, h = glyph.box
     piece = mask[y:y + h, x:x + w] > 0
@@ -163,8 +164,24 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
         rest = _rest_cut(profile, column, narrowest * height) if leading else None
         if rest is not None:
             add(_boxes_between(glyph, piece, [column, rest]), most + 3)
+    # A "1" run into the first of the digits the first way cuts apart ("149" written touching: the first
+    # way cuts "14" | "9" where the 4 and 9 join, and the "1" stays in the 4's box): the "1" cut off
+    # and the first way's cuts kept, beyond the ways above (the rest cut anew at its thinnest column
+    # may cut inside a narrow digit: "149" cut "1" | a sliver | "49").
+    joints = [box[0] - x for box in first[1:]] if leading and len(first) > 1 else []
+    for column in [*edges_cut[:1], *nearer] if joints else ():
+        kept = [c for c in joints if c - column >= _DIGIT_LEAST * height]
+        if column < w / 2 and kept:
+            add(_boxes_between(glyph, piece, [column, *kept]), most + 4)
     return options
 
+
+_DIGIT_LEAST = 0.4
+"""A digit other than a "1" is at least this share of the writing's height wide: the part a "1" cut off
+a glyph's left leaves before the first way's next cut must be (`cut_options`).
+
+Decision: 0.4, because MNIST's narrowest digits other than 1 (a 7, a 4 written upright) are about half
+as wide as tall, and a "1" cut off the left of a "1" leaves less than a digit: no cut at all."""
 
 _JOINT = 0.5
 """A column of a glyph with less ink than this share of its height may be where two touching digits join

@@ -150,3 +150,37 @@ def test_a_one_lower_than_the_digits_beside_it_was_not_swallowed() -> None:
     tall = ((0, 4, 10, 36), (10, 0, 24, 40))
     high = (((_token(tall, ((whole, tall),)), _read([(1, 0.99), (4, 0.95)])),), -0.11)
     assert absorbed([four, high]) == [(four[0], four[1] - 1.5), high]
+
+
+def _one_four_zero() -> np.ndarray:
+    """ "140" as one glyph 30 px tall and 39 wide: a "1" (x 0 … 2) crossed by the 4's bar (rows 17, 18,
+    x 3 … 14), the 4's arm (x 6 … 8, rows 0 … 19) and stem (x 15 … 17), joined by a 4 px stroke
+    (rows 14 … 17, x 18 … 20) to a "0" 3 px thick (x 21 … 38, rows 2 … 29); 5 px of paper around."""
+    mask = np.zeros((30, 39), np.uint8)
+    mask[:, 0:3] = 255  # the "1"
+    mask[17:19, 3:15] = 255  # the 4's bar, through to the "1"
+    mask[0:20, 6:9] = 255  # its arm
+    mask[:, 15:18] = 255  # its stem
+    mask[14:18, 18:21] = 255  # where the 4 touches the 0
+    mask[2:30, 21:39] = 255  # the 0: a ring 3 px thick
+    mask[5:27, 24:36] = 0
+    return np.pad(mask, 5)
+
+
+def test_a_one_run_into_digits_the_first_way_cuts_apart_is_offered_cut_off() -> None:
+    # The first way cuts at the 4's joint with the 0 (x 20: the thinnest column outside the 0's loop
+    # near the middle) and leaves the "1" in the 4's box. The "1" comes off at x 3 (the bar, 2 px),
+    # and the rest cut anew at its thinnest column falls on the 4's own bar (x 14), not at its joint:
+    # only the "1" cut off with the first way's cut kept holds the three digits.
+    mask = _one_four_zero()
+    glyph = _one_glyph(mask)
+    x, _, w, h = glyph.box
+    assert (w, h) == (39, 30)
+    options = _digit_cuts.cut_options(glyph, mask, height=30, width=21, narrowest=0.75, edges=0.4)
+    assert [b[0] - x for b in options[0]] == [0, 20], options[0]
+    starts = [[b[0] - x for b in o] for o in options]
+    assert [0, 3, 20] in starts, starts
+    # Not in a glyph after the number's first: a "1" there would make a number of four digits.
+    later = _digit_cuts.cut_options(glyph, mask, height=30, width=21, narrowest=0.75, edges=0.4,
+                                    leading=False)
+    assert [0, 3, 20] not in [[b[0] - x for b in o] for o in later]
