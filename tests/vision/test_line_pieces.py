@@ -162,12 +162,11 @@ def _drawn(size: int = 400) -> np.ndarray:
     return np.zeros((size, size), np.uint8)
 
 
-def test_a_stretch_of_line_the_drawn_mask_missed_goes() -> None:
-    # A freehand level line at strength 120, 8 px wide, from x 20 to 380 with a wave between x 150 and 220
-    # (the trace lost it there): the drawn mask holds the line from 20 to 148 and from 222 to 380, and the
-    # wavy stretch between passed for ink (6 px, ends 2 px from the mask's ends). Both its ends run on into
-    # the mask in line with it: a piece of the line, gone. Without the drawn mask it says nothing (its ends'
-    # ridges lie in the silent band around the lines) and stays.
+def _wavy_stretch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A freehand level line at strength 120, 8 px wide, from x 20 to 380 with a wave between x 150 and
+    220 (the trace lost it there): the drawn mask holds the line from 20 to 146 and from 224 to 380, the
+    wavy stretch between passed for ink (6 px); the silent band around the drawn mask. Returns
+    (strength, mask, drawn, silent)."""
     strength, mask = _sheet()
     drawn = _drawn()
     wave = np.array([(150, 200), (165, 194), (185, 206), (205, 194), (220, 200)], np.int32)
@@ -177,6 +176,14 @@ def test_a_stretch_of_line_the_drawn_mask_missed_goes() -> None:
     cv2.line(drawn, (224, 200), (380, 200), 1, 8)
     cv2.polylines(mask, [wave], False, 255, 6)
     silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    return strength, mask, drawn, silent
+
+
+def test_a_stretch_of_line_the_drawn_mask_missed_goes() -> None:
+    # `_wavy_stretch`: the wavy stretch's ends lie 2 px from the drawn mask's ends. Both run on into
+    # the mask in line with it: a piece of the line, gone. Without the drawn mask it says nothing (its ends'
+    # ridges lie in the silent band around the lines) and stays.
+    strength, mask, drawn, silent = _wavy_stretch()
     assert np.array_equal(without_line_pieces(mask, strength, stroke=STROKE, silent=silent), mask)
     out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
     assert not out.any(), f"{int(np.count_nonzero(out))} px of the stretch left"
@@ -208,15 +215,7 @@ def test_a_stretch_of_line_goes_when_the_strokes_are_measured_thin() -> None:
     # The wavy stretch of `test_a_stretch_of_line_the_drawn_mask_missed_goes` (6 px wide), on a dark noisy
     # photo whose specks pulled the sheet's measured stroke width down to 3 px: against that width the
     # stretch holds 2 strokes of ink along its length, not one, but its own width is 6 px. It goes.
-    strength, mask = _sheet()
-    drawn = _drawn()
-    wave = np.array([(150, 200), (165, 194), (185, 206), (205, 194), (220, 200)], np.int32)
-    cv2.line(strength, (20, 200), (380, 200), 120, 8)
-    cv2.polylines(strength, [wave], False, 120, 8)
-    cv2.line(drawn, (20, 200), (146, 200), 1, 8)
-    cv2.line(drawn, (224, 200), (380, 200), 1, 8)
-    cv2.polylines(mask, [wave], False, 255, 6)
-    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    strength, mask, drawn, silent = _wavy_stretch()
     out = without_line_pieces(mask, strength, stroke=3.0, silent=silent, drawn=drawn)
     assert not out.any(), f"{int(np.count_nonzero(out))} px of the stretch left"
 
