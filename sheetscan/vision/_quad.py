@@ -499,11 +499,13 @@ def ring_values(image: U8, quad: F64, offsets: tuple[float, ...], samples: int =
         normal = np.array([d[1], -d[0]])
         if normal @ (a - center) < 0:
             normal = -normal
-        for off in offsets:
-            pts = (a + t * (b - a) + off * normal).round().astype(int)
-            ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-            pts = pts[ok]
-            values.append(image[pts[:, 1], pts[:, 0]])
+        # Every offset at once (offset by offset, as the points were taken one offset at a time): this
+        # is called hundreds of times a photo, and a loop per offset was most of its time.
+        pts = ((a + t * (b - a))[None] + np.asarray(offsets, np.float64)[:, None, None] * normal
+               ).reshape(-1, 2).round().astype(int)
+        ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+        pts = pts[ok]
+        values.append(image[pts[:, 1], pts[:, 0]])
     return np.concatenate(values) if values else np.zeros(0, np.uint8)
 
 
