@@ -202,6 +202,11 @@ def _min_pooled(photo: Photo, shape: tuple[int, ...]) -> U8:
     if factor == 1:
         return photo.image
     dark = u8(cv2.erode(photo.image, np.ones((factor, factor), np.uint8), anchor=(0, 0)))
+    if h * factor <= dark.shape[0] and w * factor <= dark.shape[1]:
+        # Every `factor`-th pixel of every `factor`-th row, as the slice below takes them: OpenCV's
+        # nearest-neighbour resize by a whole factor picks exactly those (tests/vision/
+        # test_sheet_min_pooled.py), 3-4 times faster than numpy's copy of the strided 3-channel view.
+        return u8(cv2.resize(dark[: h * factor, : w * factor], (w, h), interpolation=cv2.INTER_NEAREST))
     return u8(np.ascontiguousarray(dark[: h * factor : factor, : w * factor : factor]))
 
 
