@@ -191,8 +191,9 @@ def _stroke_runs(piece: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], n
     of the stroke whose bend `_bows` measures. Bench 1016: a "16" whose "1" (a stroke about 13 px wide)
     has points of ink 1-4 px wide left of it in a few rows, a foot's among them below the joint, bent
     0.46 (a "(") and was read "6"; past the points it bends 0.41 and reads "16". On the rendered benches
-    (seed 1000, 24 photos; seeds 30000 and 34000, usual and small, 8 each) that is the only reading it
-    changes."""
+    (seed 1000, 24 photos; seeds 30000 and 34000 usual and small, 31000 thin and dark, 30000 thin, 8
+    each) that is the only reading it changes; on dark 30000 two more "1"s are found ("14", "18" read "4",
+    "8" before: 30001)."""
     columns = np.arange(piece.shape[1])[None, :]
     first = piece.argmax(axis=1)
     # The end of each row's first run: its first blank column at or after the run's start.
