@@ -156,9 +156,10 @@ def _cut_at_joints(token: NumberToken, ones: list[int]) -> bool:
 
 def _bows(token: NumberToken, ones: list[int]) -> bool:
     """Whether the ink of one of the boxes `ones` (the token's digit boxes) bows out to the left like the
-    side of a round digit (a "(": a 0's, a 6's): the middles of each row's leftmost run of ink, fitted
-    by a parabola across the box's rows, bend by more than `_BOW` (in digit heights over the box's
-    height: a "(" of a 0 bends about 0.8, a straight "1", upright or slanted, about 0).
+    side of a round digit (a "(": a 0's, a 6's): the middles of each row's leftmost run of ink (past a
+    tip narrower than half the stroke, `_stroke_runs`), fitted by a parabola across the box's rows,
+    bend by more than `_BOW` (in digit heights over the box's height: a "(" of a 0 bends about 0.8, a
+    straight "1", upright or slanted, about 0).
 
     Decision: only a bend to the left, because every slice cut off the left side of a round digit is a
     "(" (the left side of a 0 in a "30" read "310", of a lone 6 read "16"), while a bend the other way
@@ -172,16 +173,44 @@ def _bows(token: NumberToken, ones: list[int]) -> bool:
         rows = np.flatnonzero(piece.any(axis=1))
         if rows.size < 5 or height <= 0:
             continue
-        piece = piece[rows]
-        first = piece.argmax(axis=1)
-        # The end of each row's first run: its first blank column at or after the run's start.
-        after = ~piece & (np.arange(piece.shape[1])[None, :] >= first[:, None])
-        end = np.where(after.any(axis=1), after.argmax(axis=1), piece.shape[1])
+        first, end = _stroke_runs(piece[rows])
         middles = (first + end - 1) / 2 / height
         across = (rows - rows.mean()) / max(h, 1)
         if _bend(across, middles) > _BOW:
             return True
     return False
+
+
+def _stroke_runs(piece: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The start and the end (first blank column past it) of each row's leftmost run of ink at least
+    half as wide as the rows' median leftmost run; the leftmost run where the row has no such run.
+    Every row holds ink.
+
+    Why: a pen crosses each row at least about half its width, so a narrower run left of the stroke is
+    the tip of another stroke's end (a "1"'s foot or serif drawn out to the left, a speck), not the side
+    of the stroke whose bend `_bows` measures. Bench 1016: a "16" whose "1" (a stroke about 13 px wide)
+    has points of ink 1-4 px wide left of it in a few rows, a foot's among them below the joint, bent
+    0.46 (a "(") and was read "6"; past the points it bends 0.41 and reads "16". On the rendered benches
+    (seed 1000, 24 photos; seeds 30000 and 34000 usual and small, 31000 thin and dark, 30000 thin, 8
+    each) that is the only reading it changes; on dark 30000 two more "1"s are found ("14", "18" read "4",
+    "8" before: 30001)."""
+    columns = np.arange(piece.shape[1])[None, :]
+    first = piece.argmax(axis=1)
+    # The end of each row's first run: its first blank column at or after the run's start.
+    after = ~piece & (columns >= first[:, None])
+    end = np.where(after.any(axis=1), after.argmax(axis=1), piece.shape[1])
+    more = (piece & (columns >= end[:, None])).any(axis=1)
+    if not more.any():
+        return first, end
+    least = 0.5 * float(np.median(end - first))
+    # Rows whose first run is narrow and that hold more ink past it: a few a box, looked at one by one.
+    for i in np.flatnonzero((end - first < least) & more):
+        edges = np.diff(np.r_[False, piece[i], False].astype(np.int8))
+        starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        wide = np.flatnonzero(stops - starts >= least)
+        if wide.size:
+            first[i], end[i] = starts[wide[0]], stops[wide[0]]
+    return first, end
 
 
 def _bend(across: npt.NDArray[np.float64], values: npt.NDArray[np.float64]) -> float:

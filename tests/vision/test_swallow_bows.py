@@ -78,6 +78,18 @@ def test_a_bow_to_the_right_is_no_slice_of_a_round_digits_left_side() -> None:
     assert not _bows(_token(gray, ((0, 0, 12, HEIGHT),)), [0])
 
 
+def test_a_narrow_tip_left_of_a_straight_one_does_not_make_it_bow() -> None:
+    # An upright bar 5 px wide (x 10 ... 14) with the 2 px tip of a foot drawn out to its left (x 0, 1)
+    # in rows 20 ... 29, as a "1"'s foot run into the digit beside it leaves it (bench 1016: "16" read
+    # "6"): the leftmost runs of those rows sit 11 px left of the bar's middle, and a parabola through
+    # them bends about 0.8 digit heights, a "(". The tip is narrower than half the bar, so no side of
+    # the stroke: the bar's own middles lie on a line.
+    gray = np.zeros((HEIGHT, 16), np.uint8)
+    gray[:, 10:15] = 200
+    gray[20:30, 0:2] = 200
+    assert not _bows(_token(gray, ((0, 0, 16, HEIGHT),)), [0])
+
+
 def test_a_curved_slice_read_as_a_sure_one_makes_the_whole_digit_worth_no_less() -> None:
     # Each glyph is 44 px wide, wider than a "1" could be swallowed in (1.2 × 26 = 31.2 px); a way cuts
     # it at x = 12 (its column crosses the joint alone: `_cut_at_joints` lets it through) and reads
