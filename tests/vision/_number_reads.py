@@ -1,7 +1,10 @@
 """Numbers as the totals see them, built by hand for the totals' tests (`test_numbers_regroup`,
-`test_steps_pulka`): a token with its digit boxes and the reading each digit is given."""
+`test_steps_pulka`, `test_totals_unwritten`): a token with its digit boxes and the reading each digit is
+given, numbers side by side on a line, and a recogniser that must not be asked."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -39,3 +42,28 @@ def number_read(digits: Digits, left: float, *, zone: int = 3) -> Read:
                         digit_size=(float(HEIGHT), float(WIDTH)))
     reading = read_number([DigitReading(((d, p),), 1.0 - p) for d, p in digits])
     return token, reading
+
+
+def numbers_in_line(numbers: list[Digits], gaps: Sequence[float] | float = 20.0, *, zone: int = 3
+                    ) -> list[Read]:
+    """Numbers of zone `zone` side by side on one line (`number_read`): `gaps` px between each number
+    and the next, or `gaps[i]` px between number i and i + 1."""
+    out: list[Read] = []
+    left = 0.0
+    for k, digits in enumerate(numbers):
+        token, reading = number_read(digits, left, zone=zone)
+        out.append((token, reading))
+        gap = gaps if isinstance(gaps, float | int) else (gaps[k] if k < len(gaps) else 0.0)
+        left = token.quad[1][0] + gap
+    return out
+
+
+class UnusedRecognizer:
+    """A recogniser that must not be asked: the numbers it is given to have one way of cutting each."""
+
+    name = "unused"
+    """Its name, as every recogniser has one."""
+
+    def read_numbers(self, numbers: object) -> list[NumberReading]:
+        """Fails the test: no number should need reading again."""
+        raise AssertionError("no number should need reading again")

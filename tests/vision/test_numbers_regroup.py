@@ -14,22 +14,9 @@ from sheetscan.vision._regroup import regroup
 from sheetscan.vision._steps import Part
 from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import NumberReading
-from tests.vision._number_reads import HEIGHT, Digits, Read, number_read
+from tests.vision._number_reads import HEIGHT, Read, UnusedRecognizer, numbers_in_line
 
 _HEIGHT = HEIGHT
-_number = number_read
-
-
-def _line(numbers: list[Digits], gaps: list[float]) -> list[Read]:
-    """Numbers side by side on one line, `gaps[i]` px between number i and i + 1."""
-    out = []
-    left = 0.0
-    for k, digits in enumerate(numbers):
-        token, reading = _number(digits, left)
-        out.append((token, reading))
-        left = token.quad[1][0] + (gaps[k] if k < len(gaps) else 0.0)
-    return out
 
 
 def _values(line: list[Read], rising: bool = True) -> list[int | None]:
@@ -44,7 +31,7 @@ def test_a_digit_cut_into_the_number_before_moves_to_its_own() -> None:
     # 3, 98. 70 -> 758 -> 3 -> 98 jumps and falls; with the 8 moved on, 70 < 75 < 83 < 98.
     sure = 0.99
     digits = [[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, sure)], [(3, sure)], [(9, sure), (8, sure)]]
-    line = _line(digits, [20.0, 20.0, 20.0])
+    line = numbers_in_line(digits, [20.0, 20.0, 20.0])
     assert _values(line) == [70, 75, 83, 98]
 
 
@@ -54,20 +41,22 @@ def test_a_digit_moves_even_when_the_number_after_is_misread() -> None:
     # move is not asked to mend.
     sure = 0.99
     digits = [[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, sure)], [(3, sure)], [(8, sure)]]
-    line = _line(digits, [20.0, 20.0, 20.0])
+    line = numbers_in_line(digits, [20.0, 20.0, 20.0])
     assert _values(line) == [70, 75, 83, 8]
 
 
 def test_a_digit_cut_into_the_number_after_moves_back() -> None:
     # "12.16.20" cut as 12, 1, 620: the 6 belongs to the 1 before it (12 < 16 < 20).
     sure = 0.99
-    line = _line([[(1, sure), (2, sure)], [(1, sure)], [(6, sure), (2, sure), (0, sure)]], [20.0, 20.0])
+    line = numbers_in_line([[(1, sure), (2, sure)], [(1, sure)], [(6, sure), (2, sure), (0, sure)]],
+                           [20.0, 20.0])
     assert _values(line) == [12, 16, 20]
 
 
 def test_the_moved_digit_keeps_its_crop_and_its_share_of_the_quad() -> None:
     sure = 0.99
-    line = _line([[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, sure)], [(3, sure)]], [20.0, 20.0])
+    line = numbers_in_line([[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, sure)], [(3, sure)]],
+                           [20.0, 20.0])
     tokens = [t for t, _ in line]
     readings = {id(t): r for t, r in line}
     parts = regroup([(True, True, tokens)], {}, readings)
@@ -87,8 +76,8 @@ def test_the_moved_digit_keeps_its_crop_and_its_share_of_the_quad() -> None:
 def test_a_move_only_the_reading_likes_is_not_taken() -> None:
     # 6, a pale "1" read mostly as noise (0.09), 12, 14: moving the 1 of 12 onto it reads more surely
     # (11 or 1 and 2), but 6 -> 1 still falls: the totals' order does not call for it.
-    line = _line([[(6, 0.99)], [(1, 0.09)], [(1, 0.99), (2, 0.99)], [(1, 0.99), (4, 0.99)]],
-                 [20.0, 20.0, 20.0])
+    line = numbers_in_line([[(6, 0.99)], [(1, 0.09)], [(1, 0.99), (2, 0.99)], [(1, 0.99), (4, 0.99)]],
+                           [20.0, 20.0, 20.0])
     assert _values(line, rising=False) == [6, 1, 12, 14]
 
 
@@ -97,7 +86,7 @@ def test_one_step_back_is_no_reason_to_move_a_digit() -> None:
     # 11 over reads 1, 11, 19 in order, but one misread number breaks one step as well; a digit on
     # the wrong side of a lost dot breaks the steps on both sides of the pair.
     sure = 0.99
-    line = _line([[(1, sure), (1, sure)], [(1, sure)], [(1, sure), (9, sure)]], [20.0, 20.0])
+    line = numbers_in_line([[(1, sure), (1, sure)], [(1, sure)], [(1, sure), (9, sure)]], [20.0, 20.0])
     assert _values(line) == [11, 1, 19]
 
 
@@ -105,24 +94,16 @@ def test_no_digit_moves_across_a_wide_space_or_to_another_line() -> None:
     sure = 0.99
     digits = [[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, sure)], [(3, sure)], [(9, sure), (8, sure)]]
     # Three digit heights between 758 and 3: not one number whose dot was lost.
-    far = _line(digits, [20.0, 3 * _HEIGHT, 20.0])
+    far = numbers_in_line(digits, [20.0, 3 * _HEIGHT, 20.0])
     assert _values(far) == [70, 758, 3, 98]
     # The 3 on the next line of writing.
-    line = _line(digits, [20.0, 20.0, 20.0])
+    line = numbers_in_line(digits, [20.0, 20.0, 20.0])
     token, reading = line[2]
     moved = NumberToken(zone=token.zone, angle=token.angle, row=1, quad=token.quad, crossed_out=False,
                         image=token.image, digit_size=token.digit_size)
     line[2] = (moved, reading)
     assert _values(line) == [70, 758, 3, 98]
 
-
-class _Unused:
-    """A recogniser that must not be asked: these numbers have one way of cutting each."""
-
-    name = "unused"
-
-    def read_numbers(self, numbers: object) -> list[NumberReading]:
-        raise AssertionError("no number should need reading again")
 
 
 def test_digits_move_before_the_totals_choose_other_readings() -> None:
@@ -132,7 +113,7 @@ def test_digits_move_before_the_totals_choose_other_readings() -> None:
     # be lost. Digits are moved first, on the likeliest readings (70, 758, 3 breaks two steps).
     sure = 0.99
     digits = [[(7, sure), (0, sure)], [(7, sure), (5, sure), (8, 0.7)], [(3, sure)], [(9, sure), (8, sure)]]
-    line = _line(digits, [20.0, 20.0, 20.0])
+    line = numbers_in_line(digits, [20.0, 20.0, 20.0])
     tokens = [t for t, _ in line]
     readings = {id(t): r for t, r in line}
     assert [v for v, _ in readings[id(tokens[1])].candidates[:2]] == [758, 75]
@@ -140,8 +121,9 @@ def test_digits_move_before_the_totals_choose_other_readings() -> None:
     def values(parts: dict[int, tuple[Part, ...]]) -> list[int | None]:
         return [r.value for t in tokens for _, r in parts.get(id(t), ((t, readings[id(t)]),))]
 
-    assert values(choose_cuts(_Unused(), [(True, True, tokens)], readings)) == [70, 75, 3, 98]
-    assert values(choose_cuts(_Unused(), [(True, True, tokens)], readings, moves=regroup)) == [70, 75, 83, 98]
+    assert values(choose_cuts(UnusedRecognizer(), [(True, True, tokens)], readings)) == [70, 75, 3, 98]
+    assert values(choose_cuts(UnusedRecognizer(), [(True, True, tokens)], readings, moves=regroup)) \
+        == [70, 75, 83, 98]
 
 
 def test_a_number_cut_in_two_is_read_as_one() -> None:
@@ -150,7 +132,7 @@ def test_a_number_cut_in_two_is_read_as_one() -> None:
     # the recogniser's digits, so the merged number is these two digits read together.
     sure = 0.99
     digits = [[(4, sure), (4, sure)], [(4, sure)], [(5, sure)], [(4, sure), (8, sure)]]
-    line = _line(digits, [30.0, 20.0, 30.0])
+    line = numbers_in_line(digits, [30.0, 20.0, 30.0])
     assert _values(line) == [44, 45, 48]
     tokens = [t for t, _ in line]
     readings = {id(t): r for t, r in line}
@@ -168,10 +150,10 @@ def test_numbers_read_as_one_leave_the_totals_with_one_number() -> None:
     # The same line through choose_cuts: the merged token is gone from the zone's numbers.
     sure = 0.99
     digits = [[(4, sure), (4, sure)], [(4, sure)], [(5, sure)], [(4, sure), (8, sure)]]
-    line = _line(digits, [30.0, 20.0, 30.0])
+    line = numbers_in_line(digits, [30.0, 20.0, 30.0])
     tokens = [t for t, _ in line]
     readings = {id(t): r for t, r in line}
-    parts = choose_cuts(_Unused(), [(True, True, tokens)], readings, moves=regroup)
+    parts = choose_cuts(UnusedRecognizer(), [(True, True, tokens)], readings, moves=regroup)
     assert [r.value for t in tokens for _, r in parts.get(id(t), ((t, readings[id(t)]),))] == [44, 45, 48]
 
 
@@ -180,12 +162,12 @@ def test_numbers_are_not_read_as_one_without_cause() -> None:
     # A space wider than any between a number's digits (a digit height): two numbers, 44 -> 4 falls
     # but that is a misread for the totals to bear, not a lost space.
     digits = [[(4, sure), (4, sure)], [(4, sure)], [(5, sure)], [(4, sure), (8, sure)]]
-    far = _line(digits, [30.0, 40.0, 30.0])
+    far = numbers_in_line(digits, [30.0, 40.0, 30.0])
     assert _values(far) == [44, 4, 5, 48]
     # 2, 4 at the start of a zone, close together: in order as they stand, nothing to mend.
-    near = _line([[(2, sure)], [(4, sure)], [(1, sure), (2, sure)]], [20.0, 30.0])
+    near = numbers_in_line([[(2, sure)], [(4, sure)], [(1, sure), (2, sure)]], [20.0, 30.0])
     assert _values(near) == [2, 4, 12]
     # 44, 4, 1, 48 (a 7 read as 1?): "41" would mend two steps back into one, but it still falls.
     digits = [[(4, sure), (4, sure)], [(4, sure)], [(1, sure)], [(4, sure), (8, sure)]]
-    misread = _line(digits, [30.0, 20.0, 30.0])
+    misread = numbers_in_line(digits, [30.0, 20.0, 30.0])
     assert _values(misread) == [44, 4, 1, 48]

@@ -18,30 +18,11 @@ import pytest
 from sheetscan.vision._regroup import regroup
 from sheetscan.vision._steps import PULKA_STEP, STEP_BACK, USUAL_STEP, step_cost
 from sheetscan.vision._totals import choose_cuts
-from sheetscan.vision.recognise import NumberReading
-from tests.vision._number_reads import Digits, Read, number_read
+from tests.vision._number_reads import Read, UnusedRecognizer, numbers_in_line
 
 _ZONE = 5
 
 
-def _line(numbers: list[Digits], gap: float = 20.0) -> list[Read]:
-    """Numbers side by side on one line of zone `_ZONE`, `gap` px apart (`number_read`)."""
-    out: list[Read] = []
-    left = 0.0
-    for digits in numbers:
-        token, reading = number_read(digits, left, zone=_ZONE)
-        out.append((token, reading))
-        left = token.quad[1][0] + gap
-    return out
-
-
-class _Unused:
-    """A recogniser that must not be asked: every number here has one way of cutting."""
-
-    name = "unused"
-
-    def read_numbers(self, numbers: object) -> list[NumberReading]:
-        raise AssertionError("no number should need reading again")
 
 
 @pytest.mark.parametrize("price", [1, 2, 4, 6, 8, 10])
@@ -64,7 +45,7 @@ def test_a_larger_pulka_step_costs_as_a_whists_step_four_times_its_size() -> Non
 def _chosen(line: list[Read], steps: dict[int, float] | None) -> list[int | None]:
     tokens = [t for t, _ in line]
     readings = {id(t): r for t, r in line}
-    parts = choose_cuts(_Unused(), [(True, False, tokens)], readings, steps=steps)
+    parts = choose_cuts(UnusedRecognizer(), [(True, False, tokens)], readings, steps=steps)
     return [r.value for t in tokens for _, r in parts.get(id(t), ((t, readings[id(t)]),))]
 
 
@@ -74,7 +55,7 @@ def test_a_pulka_doubts_a_leading_one_no_deal_writes() -> None:
     # the best one's and 1.0 (`_totals._alternatives`): ln(0.45 / 0.55) - 1 = -1.20. As a pulka, 2 -> 18
     # steps 16, which costs 0.5 + 2 ln 1.6 = 1.44 (no deal writes 16): 8 is the likelier. In a whists
     # zone a step of 16 is free and 18 stays.
-    line = _line([[(2, 0.99)], [(1, 0.55), (8, 0.99)]])
+    line = numbers_in_line([[(2, 0.99)], [(1, 0.55), (8, 0.99)]], zone=_ZONE)
     assert [r.value for _, r in line] == [2, 18]
     assert _chosen(line, {_ZONE: PULKA_STEP}) == [2, 8]
     assert _chosen(line, None) == [2, 18]
@@ -87,7 +68,7 @@ def test_two_pulka_numbers_are_not_read_as_one_no_deal_writes() -> None:
     # as one number (their dot taken as lost). As a pulka, 6 -> 29 steps 23 (0.5 + 2 ln 2.3 = 2.17):
     # the merge mends less than a step back and is not taken.
     sure = 0.99
-    line = _line([[(6, sure)], [(2, sure)], [(9, sure)]])
+    line = numbers_in_line([[(6, sure)], [(2, sure)], [(9, sure)]], zone=_ZONE)
     tokens = [t for t, _ in line]
     readings = {id(t): r for t, r in line}
 

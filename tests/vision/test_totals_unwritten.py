@@ -7,35 +7,14 @@ the tests check the totals' choice, not the network."""
 from __future__ import annotations
 
 from sheetscan.vision._totals import _unwritten, choose_cuts
-from sheetscan.vision.recognise import NumberReading
-from tests.vision._number_reads import Digits, Read, number_read
-
-
-def _line(numbers: list[Digits], gap: float = 20.0) -> list[Read]:
-    """Numbers side by side on one line of zone 5, `gap` px apart (`number_read`)."""
-    out: list[Read] = []
-    left = 0.0
-    for digits in numbers:
-        token, reading = number_read(digits, left, zone=5)
-        out.append((token, reading))
-        left = token.quad[1][0] + gap
-    return out
-
-
-class _Unused:
-    """A recogniser that must not be asked: every number here has one way of cutting."""
-
-    name = "unused"
-
-    def read_numbers(self, numbers: object) -> list[NumberReading]:
-        raise AssertionError("no number should need reading again")
+from tests.vision._number_reads import Digits, UnusedRecognizer, numbers_in_line
 
 
 def _chosen(numbers: list[Digits], *, rising: bool = False, zone: bool = True) -> list[int | None]:
-    line = _line(numbers)
+    line = numbers_in_line(numbers, zone=5)
     tokens = [t for t, _ in line]
     readings = {id(t): r for t, r in line}
-    parts = choose_cuts(_Unused(), [(zone, rising, tokens)], readings)
+    parts = choose_cuts(UnusedRecognizer(), [(zone, rising, tokens)], readings)
     return [r.value for t in tokens for _, r in parts.get(id(t), ((t, readings[id(t)]),))]
 
 
@@ -76,6 +55,6 @@ def test_only_in_a_zone() -> None:
 def test_not_where_another_cut_reads_as_a_number_likelier() -> None:
     # A "10" whose first cut reads "1" at 0.32 (noise 0.68) and another cut reads 10 at 0.9: the ink
     # is a number, however the totals go.
-    (token, first), (_, other) = _line([[(1, 0.32)], [(1, 0.95), (0, 0.95)]])
+    (token, first), (_, other) = numbers_in_line([[(1, 0.32)], [(1, 0.95), (0, 0.95)]], zone=5)
     assert _unwritten(token, first, [((((token, first),)), -1.14)], True)
     assert _unwritten(token, first, [((((token, first),)), -1.14), (((token, other),), -0.15)], True) == []
