@@ -15,18 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, u8
-from sheetscan.vision._drawn_frame import (
-    apart,
-    choose_frame,
-    closed,
-    dashed_candidates,
-    frame_candidates,
-    frame_inside,
-    grid_cut,
-    votes,
-    whole,
-    without_coloured_side,
-)
+from sheetscan.vision._drawn_frame import closed, dashed_candidates, frame_candidates, votes, whole
+from sheetscan.vision._frame_choice import apart, choose_frame, frame_inside, grid_cut, without_coloured_side
 from sheetscan.vision._grid_flat import grid_free
 from sheetscan.vision._lines import below, hysteresis, ridges_only
 from sheetscan.vision._quad import FrameCandidate, overrun_sides, refine_quad, side_coverage

@@ -6,7 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision._drawn_frame import choose_frame, frame_candidates
+from sheetscan.vision._drawn_frame import frame_candidates
+from sheetscan.vision._frame_choice import choose_frame
 from sheetscan.vision._quad import FrameCandidate, find_frames
 
 _SHAPE = (600, 800)

@@ -245,7 +245,7 @@ def test_blank_paper_is_no_sheet() -> None:
 
 
 def test_frame_choice_prefers_the_outline_most_ink_levels_agree_on() -> None:
-    from sheetscan.vision._drawn_frame import choose_frame
+    from sheetscan.vision._frame_choice import choose_frame
     from sheetscan.vision._quad import FrameCandidate
 
     mask = np.zeros((600, 800), np.uint8)

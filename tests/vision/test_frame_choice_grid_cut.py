@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._arrays import F64, U8, f64
-from sheetscan.vision._drawn_frame import grid_cut
+from sheetscan.vision._frame_choice import grid_cut
 from sheetscan.vision._quad import FrameCandidate, bare_share
 
 SIZE = 600

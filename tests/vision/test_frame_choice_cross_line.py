@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision._drawn_frame import choose_frame
+from sheetscan.vision._frame_choice import choose_frame
 from sheetscan.vision._quad import FrameCandidate
 
 _SHAPE = (600, 800)

@@ -1,4 +1,4 @@
-"""Stage 2, which outline is the drawn frame (`_drawn_frame.choose_frame`): of two outlines seen at as
+"""Stage 2, which outline is the drawn frame (`_frame_choice.choose_frame`): of two outlines seen at as
 many ink levels and about as big, the one drawn whole along every side goes before one closed over a gap.
 
 Small synthetic masks, 800 × 700 px. (The rendered case behind it: bench_styles seed 27000, dark, photo 4,
@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._arrays import F64, U8, f64
-from sheetscan.vision._drawn_frame import choose_frame
+from sheetscan.vision._frame_choice import choose_frame
 from sheetscan.vision._quad import FrameCandidate, side_coverage
 
 _FRAME = f64([[200, 100], [700, 100], [700, 600], [200, 600]])
