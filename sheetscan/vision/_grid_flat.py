@@ -176,7 +176,17 @@ def _medians(values: F64, phase: NDArray[np.int64]) -> F64:
 
 def _phase(xs: NDArray[np.int64], ys: NDArray[np.int64], angle: float, pitch: float) -> NDArray[np.int64]:
     """Each pixel's phase (0 .. `_PHASES` - 1) in a family of lines of normal angle `angle` and `pitch`."""
-    rho = xs * np.cos(angle) + ys * np.sin(angle)
+    return _phase_along(_along(xs, ys, angle), pitch)
+
+
+def _along(xs: NDArray[np.int64], ys: NDArray[np.int64], angle: float) -> F64:
+    """Each pixel's distance along the normal of angle `angle` (from the origin)."""
+    rho: F64 = xs * np.cos(angle) + ys * np.sin(angle)
+    return rho
+
+
+def _phase_along(rho: F64, pitch: float) -> NDArray[np.int64]:
+    """The phase (0 .. `_PHASES` - 1) of each distance `rho` along a family's normal, at `pitch`."""
     phase: NDArray[np.int64] = ((rho / pitch) % 1.0 * _PHASES).astype(np.int64) % _PHASES
     return phase
 
@@ -192,9 +202,8 @@ def _contrasts(darkness: F64, xs: NDArray[np.int64], ys: NDArray[np.int64], pair
     most of `grid_free`'s time; each bin still sums its pixels in the same order, so every contrast, and
     the pair chosen, is the same as one pair at a time.
     """
-    rho = {angle: xs * np.cos(angle) + ys * np.sin(angle) for angle, _ in pairs}
-    phases = np.stack([((rho[angle] / pitch) % 1.0 * _PHASES).astype(np.int64) % _PHASES
-                       for angle, pitch in pairs])
+    rho = {angle: _along(xs, ys, angle) for angle, _ in pairs}
+    phases = np.stack([_phase_along(rho[angle], pitch) for angle, pitch in pairs])
     bins = (phases + _PHASES * np.arange(len(pairs))[:, None]).ravel()
     size = _PHASES * len(pairs)
     counts = np.bincount(bins, minlength=size).reshape(len(pairs), _PHASES)
