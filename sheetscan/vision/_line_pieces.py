@@ -121,6 +121,8 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     centred = points - middle
     values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
     length, thickness = math.sqrt(12.0 * max(values[1], 0.0)), math.sqrt(12.0 * max(values[0], 0.0))
+    axis, across = vectors[:, 1], vectors[:, 0]
+    along_axis = centred @ axis
     # Decision: a blob longer than `longest_stroke` strokes with no more ink than one stroke along its length
     # (`single` strokes wide) is a line whatever its course, because a freehand line wobbles: a wavy divider
     # the zone stage did not give lay thicker than two strokes across its main direction and was kept,
@@ -142,25 +144,23 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # share ahead of 0.25, not 0.3, as the wider reach takes in more of a line bending away).
     # (The blob's own width, at most its box's shorter side and a pixel, is measured only when both its ends
     # lie that near the mask: most blobs are nowhere near it.)
-    if drawn is not None and _ends_near(points, middle, vectors[:, 1], drawn,
-                                        _TOUCH * max(stroke, min(w, h) + 2.0) + 1.0):
+    ends = (int(along_axis.argmax()), int(along_axis.argmin()))  # the stroke's two ends, as point indices
+    if drawn is not None and _ends_near(points, ends, drawn, _TOUCH * max(stroke, min(w, h) + 2.0) + 1.0):
         own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
         # Decision: so is the second stroke of a line drawn twice that touches the mask at both ends and lies
         # along it all its length (`_drawn_twice`): its ends run into the first stroke, not on ahead, and it
         # was read as "11" and "1" (seed 30000 usual photo 2; shadow 2 phantoms fewer, small 1).
         if length >= 3.0 * stroke and len(points) <= _ONE_STROKE * own * length \
-                and (_bridges_drawn(points, middle, vectors[:, 1], drawn, stroke=own)
-                     or _drawn_twice(points, middle, vectors[:, 1], drawn, stroke=own)):
+                and (_bridges_drawn(points, ends, drawn, stroke=own)
+                     or _drawn_twice(points, ends, drawn, stroke=own)):
             return True
     if thickness > 2.0 * stroke or length < 3.0 * max(thickness, 1.0):
         return False
     if length >= longest_stroke * stroke:
         return True
-    axis, across = vectors[:, 1], vectors[:, 0]
     own = float(np.median(strength[ys + y, xs + x]))
     if own <= 0:
         return False
-    along_axis = centred @ axis
     height, width = strength.shape
     if thickness < stroke and _edge_of_the_dark(labels, strength, middle, axis, across, along_axis, thickness,
                                                  stroke=stroke, level=own, along=along):
@@ -207,14 +207,13 @@ _TOUCH = 0.6
 """How near the drawn lines' mask a stroke's end must lie to run on into it, in strokes (and a pixel)."""
 
 
-def _ends_near(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float64],
-               axis: npt.NDArray[np.float64], drawn: Mask, radius: float) -> bool:
-    """Whether both ends of the stroke of `points` (its extremes along `axis`) have a pixel of `drawn`
-    (non-zero) within `radius` px either way (a square: it takes in every pixel that near)."""
+def _ends_near(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, radius: float) -> bool:
+    """Whether both ends of the stroke of `points` (`ends`: the indices of its extremes along its course)
+    have a pixel of `drawn` (non-zero) within `radius` px either way (a square: it takes in every pixel that
+    near)."""
     height, width = drawn.shape
-    along = (points - middle) @ axis
     reach = int(np.ceil(radius))
-    for index in (int(along.argmax()), int(along.argmin())):
+    for index in ends:
         x, y = int(points[index, 0]), int(points[index, 1])
         if not drawn[max(0, y - reach):min(height, y + reach + 1),
                      max(0, x - reach):min(width, x + reach + 1)].any():
@@ -229,10 +228,9 @@ def _own_width(blob: npt.NDArray[np.bool_]) -> float:
     return float(2.0 * np.median(distance[ridge])) if ridge.any() else 0.0
 
 
-def _bridges_drawn(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float64],
-                   axis: npt.NDArray[np.float64], drawn: Mask, *, stroke: float, reach: float = 4.0,
-                   touch: float = _TOUCH, cone: float = 0.5, ahead: float = 0.25) -> bool:
-    """Whether the stroke of `points` (x, y) runs on, past each of its two ends (its extremes along `axis`),
+def _bridges_drawn(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, *, stroke: float,
+                   reach: float = 4.0, touch: float = _TOUCH, cone: float = 0.5, ahead: float = 0.25) -> bool:
+    """Whether the stroke of `points` (x, y) runs on, past each of its two ends (`ends`: their indices),
     into the drawn lines' mask (`drawn`, non-zero) going its way: within `reach` strokes of the end there is
     at least half a stroke's width of mask along that reach, its nearest pixel at most `touch` strokes (and a
     pixel) from the end, at least `cone` of it within 60 degrees of the end's own direction (from the stroke's
@@ -240,8 +238,7 @@ def _bridges_drawn(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float
     end lies across it, and the mask beside a stroke along a line lies level with its end, not ahead."""
     height, width = drawn.shape
     radius = reach * stroke
-    along = (points - middle) @ axis
-    for index in (int(along.argmax()), int(along.argmin())):
+    for index in ends:
         end = points[index]
         near = points[np.hypot(points[:, 0] - end[0], points[:, 1] - end[1]) <= 2.0 * stroke]
         way = end - near.mean(axis=0)
@@ -264,11 +261,10 @@ def _bridges_drawn(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float
     return True
 
 
-def _drawn_twice(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float64],
-                 axis: npt.NDArray[np.float64], drawn: Mask, *, stroke: float, touch: float = 0.25,
-                 beside: float = 2.0, share: float = 0.95) -> bool:
-    """Whether the stroke of `points` (x, y) is the second stroke of a line drawn twice: both its ends (its
-    extremes along `axis`) at most `touch` strokes and a pixel from the drawn lines' mask (`drawn`,
+def _drawn_twice(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, *, stroke: float,
+                 touch: float = 0.25, beside: float = 2.0, share: float = 0.95) -> bool:
+    """Whether the stroke of `points` (x, y) is the second stroke of a line drawn twice: both its ends
+    (`ends`: their indices) at most `touch` strokes and a pixel from the drawn lines' mask (`drawn`,
     non-zero): touching it, where the two strokes meet; and at least `share` of it within `beside` strokes of
     the mask, along the first stroke all its length. A digit's stroke lying along a line stands off it at
     one end at least (`_bridges_drawn`)."""
@@ -281,8 +277,7 @@ def _drawn_twice(points: npt.NDArray[np.float64], middle: npt.NDArray[np.float64
         return False
     distance = cv2.distanceTransform(np.asarray(window == 0, np.uint8), cv2.DIST_L2, 3)
     xs, ys = points[:, 0].astype(np.int64) - x0, points[:, 1].astype(np.int64) - y0
-    along = (points - middle) @ axis
-    for index in (int(along.argmax()), int(along.argmin())):
+    for index in ends:
         if float(distance[ys[index], xs[index]]) > touch * stroke + 1.0:
             return False
     return float(np.mean(distance[ys, xs] <= beside * stroke)) >= share
