@@ -1,6 +1,7 @@
 """Speed (issue 5), session 14: the line trace's tables made in fewer passes give what the plain
-definitions give (`_bend._ink_across`: the ink at every rounded place across a line; `_bend._near`: a
-place within reach of a point where lines end; `zones._densify`: the places put in along a polyline).
+definitions give (`_bend._ink_across`: the ink at every rounded place across a line; `_bend._dilated_at`:
+the same in the mask dilated over the places' box only; `_bend._near`: a place within reach of a point
+where lines end; `zones._densify`: the places put in along a polyline).
 
 Truth: each definition worked out place by place in plain Python.
 """
@@ -9,9 +10,11 @@ from __future__ import annotations
 
 import itertools
 
+import cv2
 import numpy as np
 
-from sheetscan.vision._bend import _ink_across, _near
+from sheetscan.vision._bend import _dilated_at, _ink_across, _near
+from sheetscan.vision._lines import ink_at
 from sheetscan.vision.zones import _densify
 
 
@@ -40,6 +43,37 @@ def test_ink_across_is_the_ink_at_each_rounded_place() -> None:
             ink, offsets = _ink_across(mask, points, normals, search)
             assert offsets.tolist() == list(range(-int(search), int(search) + 1))
             assert np.array_equal(ink, _ink_by_hand(mask, points, normals, search))
+
+
+def test_dilated_at_is_the_whole_masks_dilation_at_each_place() -> None:
+    rng = np.random.default_rng(19)
+    for height, width in ((60, 80), (9, 120), (1, 30)):
+        # Sparse ink, so that a box a pixel too small or shifted by one misses a dot a place should see.
+        mask = np.where(rng.random((height, width)) < 0.03, 255, 0).astype(np.uint8)
+        for side in (2, 3, 4, 9):
+            whole = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
+            for _ in range(30):
+                # A small cluster of places somewhere on, across or off the mask's edges.
+                cx, cy = rng.uniform(-10, width + 10), rng.uniform(-10, height + 10)
+                x = np.rint(cx + rng.uniform(-6, 6, 25)).astype(np.intp)
+                y = np.rint(cy + rng.uniform(-6, 6, 25)).astype(np.intp)
+                assert np.array_equal(_dilated_at(mask, side, x, y), ink_at(whole, x, y))
+            x = rng.integers(-5, width + 5, 200).astype(np.intp)
+            y = rng.integers(-5, height + 5, 200).astype(np.intp)
+            assert np.array_equal(_dilated_at(mask, side, x, y), ink_at(whole, x, y))
+    empty = np.zeros(0, np.intp)
+    assert _dilated_at(np.full((5, 5), 255, np.uint8), 3, empty, empty).shape == (0,)
+
+
+def test_ink_across_dilated_is_the_ink_across_the_dilated_mask() -> None:
+    rng = np.random.default_rng(190)
+    mask = np.where(rng.random((50, 70)) < 0.05, 255, 0).astype(np.uint8)
+    points = rng.uniform(-5, 75, (40, 2))
+    angles = rng.uniform(0, 2 * np.pi, len(points))
+    normals = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    fat = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+    ink, _ = _ink_across(mask, points, normals, 6.0, dilated=5)
+    assert np.array_equal(ink, _ink_by_hand(fat, points, normals, 6.0))
 
 
 def test_near_is_the_nearest_end_within_reach() -> None:
