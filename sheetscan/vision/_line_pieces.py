@@ -1,5 +1,6 @@
 """Stage 4 of reading a photo: the pieces of a line no mask took out (`without_line_pieces`, `line_pieces`):
-a stroke whose course runs on past its end as a ridge about as dark as itself, or the edge of a wide
+a stroke whose course runs on past its end as a ridge about as dark as itself (straight on, or bending
+gently: `_followed_ridge`), or the edge of a wide
 line, or, given the drawn lines' mask, a stretch of a drawn line between two of the mask's ends
 (`_bridges_drawn`) or a retraced line's second stroke beside it (`_drawn_twice`); and the blobs'
 statistics they are found from (`blob_stats`).
@@ -32,7 +33,9 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     three times as long is a line piece when, past either end and along its own axis, the strength stays at
     least `share` of the blob's own median darkness over `along` of a stretch 8 strokes long, from the blob's
     very end on (a straight-ish band that widens with the distance, so a bending line is followed), on pixels
-    that are not ink (a line is told by the stretches that did not pass for ink). `silent` (non-zero) counts
+    that are not ink (a line is told by the stretches that did not pass for ink); or when, past an end where
+    that band starts dark, the ridge's own course, bending gently, stays that dark for 6 strokes with not a
+    step of paper (a wavy or curving line, `_followed_ridge`). `silent` (non-zero) counts
     for neither line nor paper: squared or lined paper's ruling (a stroke lying on it would continue along
     it) and the lines already taken out, with their fringe (a digit's bar pointing at a crossing of drawn
     lines ran into its darkness); when most of the stretch is silent, that end says nothing. Blobs
@@ -109,11 +112,13 @@ def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], str
 
 def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int,
                          strength: Mask, silent: Mask | None, *, stroke: float, share: float,
-                         along: float, longest_stroke: float, single: float = 1.5,
+                         along: float, longest_stroke: float, single: float = 1.5, followed: float = 6.0,
                          drawn: Mask | None = None) -> bool:
     """Whether blob `label` is a straight-ish stroke whose course runs on, past one of its ends, as a ridge
     of the strength at least `share` of its own, or is longer than `longest_stroke` strokes: straight-ish,
-    or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`)."""
+    or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`).
+    The ridge is looked for along the blob's axis, and then along its own course, bending, for `followed`
+    strokes (`_followed_ridge`)."""
     x, y, w, h = (int(v) for v in stats[label, :4])
     ys, xs = np.nonzero(labels[y:y + h, x:x + w] == label)
     points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
@@ -187,16 +192,122 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
             inside &= silent[cy, cx] == 0
         dark = np.where(inside, strength[cy, cx], 0).max(axis=1) >= share * own
         counted = inside.any(axis=1)
-        if counted.sum() < 0.5 * len(t):
-            continue
         # The ridge must run on from the blob's very end (its first stroke width past it) with no stretch of
         # paper longer than half a stroke: a digit's stroke pointing at a line a little way off (a "1" under
         # a crossing of lines, or the piece of a pale "1" the thresholds broke) has paper between.
-        first = counted & (t <= stroke)
-        if float(dark[counted].mean()) >= along and bool(dark[first].all()) \
-                and _longest_run(counted & ~dark) <= 0.5 * stroke:
+        if _ridge_runs_on(counted, dark, along=along, stroke=stroke):
             return True
+        first = counted & (t <= stroke)
+        if not first.any() or not bool(dark[first].all()):
+            continue  # no ridge right past the end, on the axis (nor on the course: it bends no more there)
+        # Decision: a ridge that starts on past the end but leaves the blob's axis is followed along its own
+        # course (`_followed_ridge`), because a freehand line the zone stage did not trace at all (a wavy or
+        # curving spoke, an arc of the circle) bends away from a straight band within a few strokes, and its
+        # pieces, each a single stroke broken off where the line paled, stayed as ink (bench_styles seed 33000
+        # usual photo 4: a wavy spoke's piece joined to a number beside it, two numbers not found). A digit's
+        # stroke ends on paper, which no course past it can follow; a line it meets at an angle is a corner,
+        # which the course, bending gently, does not take.
+        tip = points[int(along_axis.argmax() if sign > 0 else along_axis.argmin())]
+        near = points[np.hypot(points[:, 0] - tip[0], points[:, 1] - tip[1]) <= 2.0 * stroke]
+        way = tip - near.mean(axis=0)
+        norm = float(np.hypot(way[0], way[1]))
+        if norm > 0:
+            counted, dark = _followed_ridge(labels, label, strength, silent, tip, way / norm, stroke=stroke,
+                                            level=share * own, steps=int(followed * stroke))
+            # Not one step of paper over `followed` strokes, which is all it is held to (a wavy line bends
+            # more tightly further on; a pale "1" broken in two has paper past its far piece): a course that
+            # turns towards the darkest sample finds more darkness than a straight band does (the faint,
+            # broken ruling under a pale digit's level stroke, bench photo 1015's "64", was dark over 0.85).
+            if counted.sum() >= 0.5 * len(counted) and bool(dark[counted].all()):
+                return True
     return False
+
+
+def _ridge_runs_on(counted: npt.NDArray[np.bool_], dark: npt.NDArray[np.bool_], *, along: float,
+                   stroke: float) -> bool:
+    """Whether the samples past a stroke's end (`counted`: the steps that said something, `dark`: those on
+    the ridge) make a line running on: at least `along` of the counted steps dark, the first stroke's
+    width of them all dark, and no stretch of paper longer than half a `stroke` among them."""
+    if counted.sum() < 0.5 * len(counted):
+        return False
+    first = counted[:max(1, int(stroke))]
+    return float(dark[counted].mean()) >= along and bool(dark[:len(first)][first].all()) \
+        and _longest_run(counted & ~dark) <= 0.5 * stroke
+
+
+_SHIFT = 0.1
+"""How far a followed course moves across towards the ridge at each pixel it goes on, in px
+(`_followed_ridge`)."""
+
+
+_BEND = 8.0
+"""The tightest bend a followed course takes, as a radius in strokes (`_followed_ridge`)."""
+
+
+def _followed_ridge(labels: npt.NDArray[np.int32], label: int, strength: Mask, silent: Mask | None,
+                    tip: npt.NDArray[np.float64], way: npt.NDArray[np.float64], *, stroke: float,
+                    level: float, steps: int, through: int = 4
+                    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """The course of the ridge past the end `tip` (x, y) of blob `label`'s stroke, followed a pixel at a time
+    from the end's own direction `way` (a unit vector) for `steps` pixels off the ink (at most `through` times
+    as many in all).
+
+    At each step the samples across the course, half a stroke and a pixel either way, that are neither ink
+    nor `silent` are looked at. When the darkest is at least `level` dark, and not both ends of the row are
+    (a line lying across the course fills the row), the step is on the ridge, and the course moves `_SHIFT`
+    px across towards that sample and turns with it, by at most 1 / (`_BEND` strokes) a pixel: a freehand
+    line bends gently, while a stroke's end meeting a line at an angle turns a corner, which the course does
+    not follow. Through another blob's ink (the line's next piece, or writing) the course goes straight on
+    and no step is spent. The first step off the ridge ends the walk. Returned as the steps that said
+    something (some of their samples neither ink nor silent), and those on the ridge."""
+    height, width = strength.shape
+    half = 0.5 * stroke + 1.0
+    offsets = np.linspace(-half, half, 9)
+    turn = 1.0 / (_BEND * stroke * _SHIFT)  # turning by at most 1 / (_BEND strokes) a pixel
+    x, y = float(tip[0]), float(tip[1])
+    dx, dy = float(way[0]), float(way[1])
+    counted = np.zeros(steps, dtype=bool)
+    dark = np.zeros(steps, dtype=bool)
+    step = -1
+    silent_steps = 0
+    for _ in range(through * steps):
+        if step + 1 >= steps:
+            break
+        x, y = x + dx, y + dy
+        ix = np.rint(x - dy * offsets).astype(np.int64)
+        iy = np.rint(y + dx * offsets).astype(np.int64)
+        if ix.min() < 0 or iy.min() < 0 or ix.max() >= width or iy.max() >= height:
+            break
+        blobs = labels[iy, ix]
+        paper = blobs == 0
+        other = ~paper & (blobs != label)
+        if other.any():
+            # Another blob's ink (the next piece of the line, or writing) says nothing, and takes none of the
+            # `steps`: the course goes on straight through it (following it, a "1" touching a line went off
+            # along the line) and past it, where a broken digit's far piece ends on paper.
+            continue
+        step += 1
+        inside = paper
+        if silent is not None:
+            inside &= silent[iy, ix] == 0
+        if not inside.any():
+            silent_steps += 1
+            if silent_steps > 0.5 * steps:
+                break  # too few steps left to say anything (`_runs_on_past_an_end` wants half of them)
+            continue
+        counted[step] = True
+        values = np.where(inside, strength[iy, ix], 0)
+        best = int(values.argmax())
+        # A ridge along the course has paper on both sides; a line lying across the course fills the band.
+        if values[best] < level or (values[0] >= level and values[-1] >= level):
+            break  # off the ridge: the course is held to not one such step (`_runs_on_past_an_end`)
+        dark[step] = True
+        shift = max(-_SHIFT, min(_SHIFT, float(offsets[best])))
+        x, y = x - dy * shift, y + dx * shift
+        dx, dy = dx - turn * dy * shift, dy + turn * dx * shift
+        norm = math.hypot(dx, dy)
+        dx, dy = dx / norm, dy / norm
+    return counted, dark
 
 
 _ONE_STROKE = 1.6

@@ -34,6 +34,36 @@ def test_a_piece_of_a_pale_slanting_line_goes() -> None:
     assert not out.any(), f"{int(np.count_nonzero(out))} px of the line piece left"
 
 
+def test_a_piece_of_a_pale_curving_line_goes() -> None:
+    # A freehand arc: a circle of radius 60 px (10 strokes) about (200, 200), strength 70, 5 px wide, of
+    # which the stretch from 250 to 290 degrees (about 42 px) is a bit darker (90) and passed the thresholds.
+    # Past its ends the arc bends away from the blob's own axis: 8 strokes on, a straight band along that
+    # axis lies 19 px off the arc, so no straight ridge runs on; the arc's own course, followed from each
+    # end, is dark (70 >= 0.5 x 90) for all 6 strokes: a line piece.
+    strength, mask = _sheet()
+    cv2.ellipse(strength, (200, 200), (60, 60), 0, 0, 360, 70, 5)
+    cv2.ellipse(strength, (200, 200), (60, 60), 0, 250, 290, 90, 5)
+    cv2.ellipse(mask, (200, 200), (60, 60), 0, 250, 290, 255, 6)
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert not out.any(), f"{int(np.count_nonzero(out))} px of the arc's piece left"
+
+
+def test_a_one_whose_top_meets_a_pale_line_at_an_angle_stays() -> None:
+    # A "1" from (200, 150) to (200, 200), strength 120, 6 px, whose top meets a pale line (strength 70, not
+    # ink, 5 px wide) crossing its course 4 px above its top end, at 20, 30 and 45 degrees: a course followed
+    # from its top turns by at most 1 / (8 strokes) a pixel, so it leaves that line within a few strokes and
+    # meets paper: the "1" stays. (A course free to turn towards any darkness followed such a line off.)
+    for degrees in (20, 30, 45):
+        strength, mask = _sheet()
+        way = np.array([np.sin(np.radians(degrees)), -np.cos(np.radians(degrees))])
+        a, b = np.array([200.0, 146.0]) - 200 * way, np.array([200.0, 146.0]) + 200 * way
+        cv2.line(strength, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 70, 5)
+        cv2.line(strength, (200, 150), (200, 200), 120, 6)
+        cv2.line(mask, (200, 150), (200, 200), 255, 6)
+        out = without_line_pieces(mask, strength, stroke=STROKE)
+        assert np.array_equal(out, mask), f"the 1 went with a line at {degrees} degrees"
+
+
 def test_a_one_on_paper_and_a_one_standing_on_a_dark_line_stay() -> None:
     # A "1" from (100, 100) to (108, 150), strength 120, 6 px: past its ends lies paper (0). Another "1"
     # from (250, 150) to (250, 199) standing on a dark level line (row 200-205, strength 200, not in the
