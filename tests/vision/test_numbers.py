@@ -328,8 +328,9 @@ def test_a_one_run_into_the_next_digit_is_cut_off_when_another_way_reads_it_sure
     assert choose_cuts(reader, [(True, True, [narrow])], {id(narrow): readings[id(token)]}) == {}
     # Read surely whole (0.99) and nothing around it to go by, the wide glyph's cut is still read.
     # So it is when the writer's typical digit is as wide as the glyph (every "1" run into its digit)
-    # but the glyph is wider than 0.9 of the digit height (44 > 36).
-    sure = _WidthReader(one=0.97, five=0.97, whole=0.99)
+    # but the glyph is wider than 0.9 of the digit height (44 > 36). (The "5" cut off the "1" reads
+    # as surely as the whole glyph, as a digit a "1" was run into does: `_swallow._rest_as_sure`.)
+    sure = _WidthReader(one=0.97, five=0.99, whole=0.99)
     readings = {id(token): sure.read_numbers([token.image])[0]}
     ((_, reading),) = choose_cuts(sure, [(True, True, [token])], readings)[id(token)]
     assert reading.value == 15
