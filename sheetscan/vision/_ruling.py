@@ -207,17 +207,42 @@ def _on_lines(inked: Mask, level: Mask, upright: Mask, xs: npt.NDArray[np.int64]
     reach = max(1, size // _SHRINK)
     line = np.zeros(len(xs), dtype=bool)
     for along_x, run in ((True, level), (False, upright)):
+        # Decision: each direction is measured on the rows (level) or columns (upright) the pixels lie on
+        # alone, and the band's on those within 2 of them, because every step keeps to its row or column
+        # (the shrinking and the blur run along it, the band's dilation reaches 2 across) and the pixels lie
+        # on a few of them: the same numbers as over the whole sheet, looked up at the same places.
+        places = ys if along_x else xs
+        last = (height if along_x else width) - 1
+        lines = np.unique(places)
+        band_lines = np.unique(np.clip(lines[:, None] + np.arange(-2, 3), 0, last))
+        kernel = (reach, 1) if along_x else (1, reach)
+        thin = _shrunk_along(inked, band_lines, along_x)
+        # The band (a dilation 5 across, paper past the sheet's edge): a line's neighbours within 2, clipped
+        # to the sheet (a clipped one is then the edge line, itself within 2).
+        band = None
+        for offset in range(-2, 3):
+            at_band = np.searchsorted(band_lines, np.clip(lines + offset, 0, last))
+            near = thin[at_band] if along_x else thin[:, at_band]
+            band = near if band is None else np.maximum(band, near)
+        own_line = np.searchsorted(lines, places)
         if along_x:
-            shrunk, kernel, across = (max(1, width // _SHRINK), height), (reach, 1), (1, 5)
-            at = (ys, np.minimum(xs // _SHRINK, shrunk[0] - 1))
+            at = (own_line, np.minimum(xs // _SHRINK, max(1, width // _SHRINK) - 1))
         else:
-            shrunk, kernel, across = (width, max(1, height // _SHRINK)), (1, reach), (5, 1)
-            at = (np.minimum(ys // _SHRINK, shrunk[1] - 1), xs)
-        thin = cv2.resize(inked, shrunk, interpolation=cv2.INTER_AREA)
-        band = cv2.dilate(thin, cv2.getStructuringElement(cv2.MORPH_RECT, across))
-        line |= cv2.blur(band, kernel)[at] > line_share * 255
-        own = cv2.blur(cv2.resize(run, shrunk, interpolation=cv2.INTER_AREA), kernel)[at].astype(np.float64)
-        own_inked = cv2.blur(cv2.resize(cv2.bitwise_and(run, inked), shrunk, interpolation=cv2.INTER_AREA),
-                             kernel)[at].astype(np.float64)
+            at = (np.minimum(ys // _SHRINK, max(1, height // _SHRINK) - 1), own_line)
+        line |= cv2.blur(np.ascontiguousarray(band), kernel)[at] > line_share * 255
+        run_on = run[lines] if along_x else run[:, lines]
+        both = np.asarray(cv2.bitwise_and(run_on, inked[lines] if along_x else inked[:, lines]), np.uint8)
+        own = cv2.blur(_shrunk_along(run_on, None, along_x), kernel)[at].astype(np.float64)
+        own_inked = cv2.blur(_shrunk_along(both, None, along_x), kernel)[at].astype(np.float64)
         line |= (run[ys, xs] > 0) & (own_inked > line_share * np.maximum(own, 1e-6))
     return line
+
+
+def _shrunk_along(image: Mask, lines: npt.NDArray[np.int64] | None, along_x: bool) -> Mask:
+    """The rows (`along_x`) or columns of `image` at `lines` (all when None), each shrunk `_SHRINK` times
+    along itself (the mean of its cells, as `cv2.resize` with INTER_AREA gives it for the whole image)."""
+    if lines is not None:
+        image = image[lines] if along_x else image[:, lines]
+    height, width = image.shape
+    shrunk = (max(1, width // _SHRINK), height) if along_x else (width, max(1, height // _SHRINK))
+    return np.asarray(cv2.resize(np.ascontiguousarray(image), shrunk, interpolation=cv2.INTER_AREA), np.uint8)
