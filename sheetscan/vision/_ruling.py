@@ -65,9 +65,6 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     # strong count: where writing runs along the ruling, the runs found take in paper beside it.
     ruling = cv2.bitwise_and(cv2.bitwise_and(faint, cv2.bitwise_not(mask)), at_least(strength, threshold))
     ruling = np.asarray(ruling > 0, np.uint8)
-    pixels = cv2.integral(ruling, sdepth=cv2.CV_32S)
-    sums = cv2.integral(np.asarray(cv2.bitwise_and(strength, strength, mask=ruling), np.uint8),
-                        sdepth=cv2.CV_64F)
     h, w = mask.shape
     reach = max(9, size // 4)
     # The middles as cv2 gives them: the sums of the places (exact in float64) over the area.
@@ -77,8 +74,7 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
                  / area[candidates]).astype(np.int64)
     x0, x1 = np.clip(cx - reach, 0, w), np.clip(cx + reach + 1, 0, w)
     y0, y1 = np.clip(cy - reach, 0, h), np.clip(cy + reach + 1, 0, h)
-    found = pixels[y1, x1] - pixels[y0, x1] - pixels[y1, x0] + pixels[y0, x0]
-    total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+    found, total = _window_sums(np.asarray(ruling, np.uint8), strength, (x0, x1, y0, y1))
     around = total / np.maximum(found, 1)
     drop = np.zeros(count, dtype=bool)
     drop[candidates] = (found > 0) & (mean[candidates] <= darker * around)
@@ -88,6 +84,38 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     out = mask.copy()
     out[ys[gone], xs[gone]] = 0
     return out
+
+
+_DIRECT = 0.1
+"""The share of the sheet under the candidates' windows below which `_window_sums` sums each window itself."""
+
+
+def _window_sums(ruling: Mask, strength: Mask, boxes: tuple[npt.NDArray[np.int64], ...]
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """The count of `ruling`'s non-zero pixels and the sum of `strength` on them in each window (x0, x1,
+    y0, y1: arrays of first and past-last columns and rows), both exact.
+
+    Decision: a few windows are summed one by one, and only many (over `_DIRECT` of the sheet between
+    them) from running sums over the whole sheet, because those cost every pixel of the sheet (4-10 ms a
+    sheet for the two) while a window costs ~20 us and most sheets have a few candidates (bench seed
+    1000, photos 0-7: 0-39, and 308 on one); the sums are whole numbers either way (exact in float64),
+    so the answer is the same.
+    """
+    x0, x1, y0, y1 = boxes
+    if int(np.sum((x1 - x0) * (y1 - y0))) > _DIRECT * ruling.size:
+        pixels = cv2.integral(ruling, sdepth=cv2.CV_32S)
+        sums = cv2.integral(np.asarray(cv2.bitwise_and(strength, strength, mask=ruling), np.uint8),
+                            sdepth=cv2.CV_64F)
+        counted = pixels[y1, x1] - pixels[y0, x1] - pixels[y1, x0] + pixels[y0, x0]
+        summed = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+        return np.asarray(counted, np.int64), np.asarray(summed, np.float64)
+    found = np.zeros(len(x0), np.int64)
+    total = np.zeros(len(x0), np.float64)
+    for i, (a, b, c, d) in enumerate(zip(x0.tolist(), x1.tolist(), y0.tolist(), y1.tolist(), strict=True)):
+        on = ruling[c:d, a:b] > 0
+        found[i] = int(np.count_nonzero(on))
+        total[i] = int(strength[c:d, a:b].sum(dtype=np.int64, where=on))
+    return found, total
 
 
 def faint_ruling(strength: Mask, *, level: float, length: float, along: int = 4) -> Mask:
