@@ -65,9 +65,6 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     # strong count: where writing runs along the ruling, the runs found take in paper beside it.
     ruling = cv2.bitwise_and(cv2.bitwise_and(faint, cv2.bitwise_not(mask)), at_least(strength, threshold))
     ruling = np.asarray(ruling > 0, np.uint8)
-    pixels = cv2.integral(ruling, sdepth=cv2.CV_32S)
-    sums = cv2.integral(np.asarray(cv2.bitwise_and(strength, strength, mask=ruling), np.uint8),
-                        sdepth=cv2.CV_64F)
     h, w = mask.shape
     reach = max(9, size // 4)
     # The middles as cv2 gives them: the sums of the places (exact in float64) over the area.
@@ -77,8 +74,7 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
                  / area[candidates]).astype(np.int64)
     x0, x1 = np.clip(cx - reach, 0, w), np.clip(cx + reach + 1, 0, w)
     y0, y1 = np.clip(cy - reach, 0, h), np.clip(cy + reach + 1, 0, h)
-    found = pixels[y1, x1] - pixels[y0, x1] - pixels[y1, x0] + pixels[y0, x0]
-    total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+    found, total = _window_sums(np.asarray(ruling, np.uint8), strength, (x0, x1, y0, y1))
     around = total / np.maximum(found, 1)
     drop = np.zeros(count, dtype=bool)
     drop[candidates] = (found > 0) & (mean[candidates] <= darker * around)
@@ -88,6 +84,38 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     out = mask.copy()
     out[ys[gone], xs[gone]] = 0
     return out
+
+
+_DIRECT = 0.1
+"""The share of the sheet under the candidates' windows below which `_window_sums` sums each window itself."""
+
+
+def _window_sums(ruling: Mask, strength: Mask, boxes: tuple[npt.NDArray[np.int64], ...]
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """The count of `ruling`'s non-zero pixels and the sum of `strength` on them in each window (x0, x1,
+    y0, y1: arrays of first and past-last columns and rows), both exact.
+
+    Decision: a few windows are summed one by one, and only many (over `_DIRECT` of the sheet between
+    them) from running sums over the whole sheet, because those cost every pixel of the sheet (4-10 ms a
+    sheet for the two) while a window costs ~20 us and most sheets have a few candidates (bench seed
+    1000, photos 0-7: 0-39, and 308 on one); the sums are whole numbers either way (exact in float64),
+    so the answer is the same.
+    """
+    x0, x1, y0, y1 = boxes
+    if int(np.sum((x1 - x0) * (y1 - y0))) > _DIRECT * ruling.size:
+        pixels = cv2.integral(ruling, sdepth=cv2.CV_32S)
+        sums = cv2.integral(np.asarray(cv2.bitwise_and(strength, strength, mask=ruling), np.uint8),
+                            sdepth=cv2.CV_64F)
+        counted = pixels[y1, x1] - pixels[y0, x1] - pixels[y1, x0] + pixels[y0, x0]
+        summed = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+        return np.asarray(counted, np.int64), np.asarray(summed, np.float64)
+    found = np.zeros(len(x0), np.int64)
+    total = np.zeros(len(x0), np.float64)
+    for i, (a, b, c, d) in enumerate(zip(x0.tolist(), x1.tolist(), y0.tolist(), y1.tolist(), strict=True)):
+        on = ruling[c:d, a:b] > 0
+        found[i] = int(np.count_nonzero(on))
+        total[i] = int(strength[c:d, a:b].sum(dtype=np.int64, where=on))
+    return found, total
 
 
 def faint_ruling(strength: Mask, *, level: float, length: float, along: int = 4) -> Mask:
@@ -207,17 +235,42 @@ def _on_lines(inked: Mask, level: Mask, upright: Mask, xs: npt.NDArray[np.int64]
     reach = max(1, size // _SHRINK)
     line = np.zeros(len(xs), dtype=bool)
     for along_x, run in ((True, level), (False, upright)):
+        # Decision: each direction is measured on the rows (level) or columns (upright) the pixels lie on
+        # alone, and the band's on those within 2 of them, because every step keeps to its row or column
+        # (the shrinking and the blur run along it, the band's dilation reaches 2 across) and the pixels lie
+        # on a few of them: the same numbers as over the whole sheet, looked up at the same places.
+        places = ys if along_x else xs
+        last = (height if along_x else width) - 1
+        lines = np.unique(places)
+        band_lines = np.unique(np.clip(lines[:, None] + np.arange(-2, 3), 0, last))
+        kernel = (reach, 1) if along_x else (1, reach)
+        thin = _shrunk_along(inked, band_lines, along_x)
+        # The band (a dilation 5 across, paper past the sheet's edge): a line's neighbours within 2, clipped
+        # to the sheet (a clipped one is then the edge line, itself within 2).
+        band = None
+        for offset in range(-2, 3):
+            at_band = np.searchsorted(band_lines, np.clip(lines + offset, 0, last))
+            near = thin[at_band] if along_x else thin[:, at_band]
+            band = near if band is None else np.maximum(band, near)
+        own_line = np.searchsorted(lines, places)
         if along_x:
-            shrunk, kernel, across = (max(1, width // _SHRINK), height), (reach, 1), (1, 5)
-            at = (ys, np.minimum(xs // _SHRINK, shrunk[0] - 1))
+            at = (own_line, np.minimum(xs // _SHRINK, max(1, width // _SHRINK) - 1))
         else:
-            shrunk, kernel, across = (width, max(1, height // _SHRINK)), (1, reach), (5, 1)
-            at = (np.minimum(ys // _SHRINK, shrunk[1] - 1), xs)
-        thin = cv2.resize(inked, shrunk, interpolation=cv2.INTER_AREA)
-        band = cv2.dilate(thin, cv2.getStructuringElement(cv2.MORPH_RECT, across))
-        line |= cv2.blur(band, kernel)[at] > line_share * 255
-        own = cv2.blur(cv2.resize(run, shrunk, interpolation=cv2.INTER_AREA), kernel)[at].astype(np.float64)
-        own_inked = cv2.blur(cv2.resize(cv2.bitwise_and(run, inked), shrunk, interpolation=cv2.INTER_AREA),
-                             kernel)[at].astype(np.float64)
+            at = (np.minimum(ys // _SHRINK, max(1, height // _SHRINK) - 1), own_line)
+        line |= cv2.blur(np.ascontiguousarray(band), kernel)[at] > line_share * 255
+        run_on = run[lines] if along_x else run[:, lines]
+        both = np.asarray(cv2.bitwise_and(run_on, inked[lines] if along_x else inked[:, lines]), np.uint8)
+        own = cv2.blur(_shrunk_along(run_on, None, along_x), kernel)[at].astype(np.float64)
+        own_inked = cv2.blur(_shrunk_along(both, None, along_x), kernel)[at].astype(np.float64)
         line |= (run[ys, xs] > 0) & (own_inked > line_share * np.maximum(own, 1e-6))
     return line
+
+
+def _shrunk_along(image: Mask, lines: npt.NDArray[np.int64] | None, along_x: bool) -> Mask:
+    """The rows (`along_x`) or columns of `image` at `lines` (all when None), each shrunk `_SHRINK` times
+    along itself (the mean of its cells, as `cv2.resize` with INTER_AREA gives it for the whole image)."""
+    if lines is not None:
+        image = image[lines] if along_x else image[:, lines]
+    height, width = image.shape
+    shrunk = (max(1, width // _SHRINK), height) if along_x else (width, max(1, height // _SHRINK))
+    return np.asarray(cv2.resize(np.ascontiguousarray(image), shrunk, interpolation=cv2.INTER_AREA), np.uint8)
