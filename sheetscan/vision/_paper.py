@@ -7,6 +7,7 @@ import math
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import U8, u8
 from sheetscan.vision.photo import Photo
@@ -41,9 +42,9 @@ def paper_box(photo: Photo) -> tuple[tuple[int, int, int, int], float] | None:
     share = w * h / gray.size
     margin = 0.1 * max(w, h)
     box = [x - margin, y - margin, x + w + margin, y + h + margin]
-    grown = _shadowed_paper(smooth, gray, u8((labels == biggest).astype(np.uint8)), reach)
+    whole, grown = _shadowed_paper(smooth, gray, u8((labels == biggest).astype(np.uint8)), reach)
+    shadowed = (whole[2] - whole[0]) * (whole[3] - whole[1]) / gray.size
     grown_w, grown_h = grown[2] - grown[0], grown[3] - grown[1]
-    shadowed = grown_w * grown_h / gray.size
     if share < shadowed <= FAR_PAPER:
         share = shadowed
         # Decision: a side of the box moves out to the shadowed paper's, with its own margin, where that
@@ -63,9 +64,11 @@ def paper_box(photo: Photo) -> tuple[tuple[int, int, int, int], float] | None:
     return (int(left), int(top), math.ceil(right), math.ceil(bottom)), share
 
 
-def _shadowed_paper(image: U8, gray: U8, paper: U8, reach: int) -> tuple[int, int, int, int]:
+def _shadowed_paper(image: U8, gray: U8, paper: U8, reach: int
+                    ) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
     """The box (left, top, right, bottom: past the last column and row, px of `image`) of the bright paper
-    region `paper` (non-zero on it) of `image` (`gray` its grey) grown into its shadowed part: the pixels
+    region `paper` (non-zero on it) of `image` (`gray` its grey) grown into its shadowed part, and the box
+    of its solid part (the grown region opened by `reach`, the paper itself kept): the pixels
     joined to it at least `_SHADOWED` of the paper's grey and of the paper's colour (each channel's share
     of the pixel's sum within `_SHADOW_TINT` of the paper's). `reach`: the closing that joins the paper
     across its drawn lines."""
@@ -88,7 +91,18 @@ def _shadowed_paper(image: U8, gray: U8, paper: U8, reach: int) -> tuple[int, in
     found = np.asarray(labels, np.int32)
     joined = np.unique(found[on_paper & (alike > 0)])
     grown = np.isin(found, joined[joined > 0]) | on_paper
-    ys, xs = np.nonzero(grown)
+    # Decision: the box searched reaches only over the grown region's solid part (what an opening as
+    # wide as `reach` keeps), because on a dark table a few specks of its grain pass for shadowed paper
+    # and join the paper along its edge: the box taken over them held more table, and a far sheet's
+    # layout was measured worse there (confirmation seed 36000, far, photo 0: zones IoU 0.957 -> 0.750).
+    opened = cv2.morphologyEx(u8(grown.astype(np.uint8)), cv2.MORPH_OPEN, np.ones((reach, reach), np.uint8))
+    solid = opened > 0
+    return _box(grown), _box(solid | on_paper)
+
+
+def _box(region: NDArray[np.bool_]) -> tuple[int, int, int, int]:
+    """The box (left, top, right, bottom: past the last column and row) of the pixels set in `region`."""
+    ys, xs = np.nonzero(region)
     return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
 
 

@@ -134,6 +134,22 @@ def test_the_box_searched_reaches_over_the_paper_in_a_shadow() -> None:
     assert left <= _PAPER_BOX[0] and top <= _PAPER_BOX[1] and bottom >= _PAPER_BOX[3]
 
 
+def test_specks_of_a_dark_tables_grain_do_not_stretch_the_box() -> None:
+    # A lit paper on a dark table whose grain has a chain of small specks (16 px, 0.55 of the paper's
+    # grey, its colour) running down from the paper's bottom edge: they join the paper as "shadowed
+    # paper" and count for its share, but they are no paper, and the box searched stays the paper's
+    # with its margin (a tenth of 800 px below its bottom at 950).
+    image = np.full((*_PHOTO, 3), (50, 55, 60), np.uint8)
+    left, top, right, bottom = _PAPER_BOX
+    image[top:bottom, left:right] = (215, 228, 232)
+    for k in range(9):
+        x, y = 700 + 12 * k, bottom + 8 + 28 * k
+        image[y:y + 16, x:x + 16] = (120, 125, 128)
+    found = paper_box(load_photo(_encoded(image)))
+    assert found is not None
+    assert found[0][3] <= bottom + 0.1 * (right - left) + 8
+
+
 def test_a_grey_table_as_dark_as_shadowed_paper_is_not_taken_for_paper() -> None:
     # A grey table at 0.45 of the paper's light has the shadowed paper's grey and (nearly) its colour:
     # the region grown runs over the whole table, which is no paper, so the lit part's share is kept.
