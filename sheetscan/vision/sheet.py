@@ -133,13 +133,24 @@ def find_sheet(photo: Photo, *, debug: DebugSink = None) -> RectifiedSheet:
     # whole photo, 15 px). Not where a frame drawn whole is seen there: a far sheet's region holds the
     # table round the paper, whose texture closes outlines running off it (far 20002: the frame seen
     # whole in the region, 4 px off, and 15 px off in the whole photo).
-    sheet, doubtful, markers = None, False, 0
+    # Decision: a form found in the paper's region by fewer than its 4 markers is looked for in the whole
+    # photo too, and a form found there by more markers replaces it, because the region is the paper's
+    # bright part, and where the light falls off across the paper its far, shaded end (the markers
+    # there) lies outside it: two markers pin the form's far end poorly (bench_styles seed 33000,
+    # photo 7, a form tilted 27 degrees: 125 px off in twelve styles; the whole photo shows all 4).
+    sheet, doubtful, markers, pinned = None, False, 0, 0
     for view, offset in views:
         found, seen, cut_short = _find_in(view, photo, offset)
         markers = max(markers, seen)
-        if found is not None and (sheet is None or sheet.partial or (doubtful and not found.partial)):
+        if found is not None and sheet is not None and found.source == sheet.source == "form" \
+                and seen > pinned and not found.partial:
+            sheet, doubtful = found, False
+        elif found is not None and (sheet is None or sheet.partial or (doubtful and not found.partial)):
             sheet, doubtful = found, cut_short
-        if sheet is not None and not sheet.partial and not doubtful:
+        if found is not None and found is sheet and found.source == "form":
+            pinned = seen
+        few = sheet is not None and sheet.source == "form" and pinned < 4 and view is not photo
+        if sheet is not None and not sheet.partial and not doubtful and not few:
             break
     if sheet is None:
         saw = f"found {markers} of 4" if markers else "found none"

@@ -6,7 +6,8 @@ Small synthetic ratio images (400 × 400: 1 = paper, 0.3 = ink, as `dark_ratio` 
 are built by hand; small synthetic photos of a paper on a table. (The rendered cases behind them:
 bench_styles seed 17000, shadow, photo 2, where the shadow's edge crosses a frame drawn whole and the search
 on the ridges found the paper's rim; photos 4 and 6, where only the lit part of the paper was taken for the
-paper, so that the sheet looked far and that part was searched first.)
+paper, so that the sheet looked far and that part was searched first; seed 30000, shadow, photo 1, a far
+sheet whose lit part alone was searched.)
 """
 
 from __future__ import annotations
@@ -123,12 +124,39 @@ def test_the_paper_in_a_shadow_counts_for_its_share_of_the_photo() -> None:
     assert found[1] > _FAR_FIRST
 
 
+def test_the_box_searched_reaches_over_the_paper_in_a_shadow() -> None:
+    # The lit part's box with its margin (a tenth of 700 px) ends at x = 880 + 70: the paper's shaded
+    # right part (to x = 1200), where a frame's side lies, would be left out of the region searched.
+    found = paper_box(_photo((60, 110, 50)))
+    assert found is not None
+    left, top, right, bottom = found[0]
+    assert right >= _PAPER_BOX[2]
+    assert left <= _PAPER_BOX[0] and top <= _PAPER_BOX[1] and bottom >= _PAPER_BOX[3]
+
+
+def test_specks_of_a_dark_tables_grain_do_not_stretch_the_box() -> None:
+    # A lit paper on a dark table whose grain has a chain of small specks (16 px, 0.55 of the paper's
+    # grey, its colour) running down from the paper's bottom edge: they join the paper as "shadowed
+    # paper" and count for its share, but they are no paper, and the box searched stays the paper's
+    # with its margin (a tenth of 800 px below its bottom at 950).
+    image = np.full((*_PHOTO, 3), (50, 55, 60), np.uint8)
+    left, top, right, bottom = _PAPER_BOX
+    image[top:bottom, left:right] = (215, 228, 232)
+    for k in range(9):
+        x, y = 700 + 12 * k, bottom + 8 + 28 * k
+        image[y:y + 16, x:x + 16] = (120, 125, 128)
+    found = paper_box(load_photo(_encoded(image)))
+    assert found is not None
+    assert found[0][3] <= bottom + 0.1 * (right - left) + 8
+
+
 def test_a_grey_table_as_dark_as_shadowed_paper_is_not_taken_for_paper() -> None:
     # A grey table at 0.45 of the paper's light has the shadowed paper's grey and (nearly) its colour:
     # the region grown runs over the whole table, which is no paper, so the lit part's share is kept.
     found = paper_box(_photo((100, 104, 106)))
     assert found is not None
     assert found[1] == pytest.approx(480 * 700 / (1600 * 1200), rel=0.05)
+    assert found[0][2] < _PAPER_BOX[2]  # nor does the box searched reach over the table
 
 
 def test_a_step_just_outside_the_outline_is_met() -> None:
