@@ -5,6 +5,10 @@ No way of cutting either number alone reads the totals in order (70, 758, 3, 98)
 "758" as "75" | "8" still leaves a "3". `regroup` moves the last digit of a number to the front of the
 next one (or the first digit of the next to the end of the one before) when the zone's running totals
 call for it: the digits keep the readings the recogniser already gave them, so this reads no crop.
+
+Two numbers whose dot was lost may also be one number cut in two where it was not ("70" as "7" and
+"0"); they are then read as one (`_merge_gain`), from the chosen ways of the two tokens or from each
+token's next likeliest way read (a "7" whose chosen way read a stray bit as noise and the rest as "1").
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sheetscan.vision import _group
-from sheetscan.vision._steps import LONGEST, STEP_BACK, USUAL_STEP, Part, steps_cost
+from sheetscan.vision._steps import LONGEST, STEP_BACK, USUAL_STEP, Choice, Part, steps_cost
 from sheetscan.vision._totals import choice_score, part_token
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 
@@ -38,6 +42,8 @@ _MERGE_COST = 2.0
 _MERGE_NEAR = 0.8
 """The most space, in digit heights, between two numbers read as one: the widest space `find_numbers`
 ever takes as one between the digits of a number."""
+_OTHER_WAYS = 1
+"""How many of a token's other ways (besides the chosen one) two numbers may be read as one in."""
 _TALL = 0.75
 """A digit that moves stands at least this share of its number's tallest box (not a dot's piece)."""
 
@@ -45,7 +51,8 @@ _TALL = 0.75
 def regroup(sequences: Sequence[tuple[bool, bool, Sequence[NumberToken]]],
             parts: dict[int, tuple[Part, ...]],
             readings: dict[int, NumberReading],
-            steps: Mapping[int, float] | None = None) -> dict[int, tuple[Part, ...]]:
+            steps: Mapping[int, float] | None = None,
+            ways: Mapping[int, tuple[list[Choice], int]] | None = None) -> dict[int, tuple[Part, ...]]:
     """`parts` (by the id of the token they replace, as `_totals.choose_cuts` gives them) with digits
     moved between neighbouring numbers where the totals call for it (see the module docstring).
 
@@ -56,14 +63,17 @@ def regroup(sequences: Sequence[tuple[bool, bool, Sequence[NumberToken]]],
     number before into and between the two by more than one step back (`STEP_BACK`) and gains more
     than `_REGROUP_COST` in log-confidence and step costs (the step to the number after included);
     moves are taken best first, as long as any gains. `steps`: by zone index, the largest step between the
-    zone's totals that costs nothing (`_steps.USUAL_STEP` for a zone not in it)."""
+    zone's totals that costs nothing (`_steps.USUAL_STEP` for a zone not in it). `ways`: by token id,
+    the ways read of the token (part(s), score) and the index of the one chosen, for `_others`."""
     out = dict(parts)
     for splits, rising, sequence in sequences:
         if not splits:
             continue
         flat = [(id(t), part) for t in sequence for part in parts.get(id(t), ((t, readings[id(t)]),))]
         usual = (steps or {}).get(sequence[0].zone, USUAL_STEP) if sequence else USUAL_STEP
-        if not _moves(flat, rising=rising, usual=usual):
+        others = {key: (part, *alt) for key, part in flat
+                  if [k for k, _ in flat].count(key) == 1 and (alt := _others(ways, key))}
+        if not _moves(flat, rising=rising, usual=usual, others=others):
             continue
         for token in sequence:
             mine = tuple(part for key, part in flat if key == id(token))
@@ -72,8 +82,35 @@ def regroup(sequences: Sequence[tuple[bool, bool, Sequence[NumberToken]]],
     return out
 
 
-def _moves(flat: list[tuple[int, Part]], *, rising: bool, usual: float = USUAL_STEP) -> bool:
-    """Moves digits within `flat` (each part with the id of its token), best first; whether any moved."""
+def _others(ways: Mapping[int, tuple[list[Choice], int]] | None, key: int
+            ) -> tuple[float, tuple[tuple[Part, float], ...]] | None:
+    """When token `key`'s chosen way was read whole (one part): that way's score beyond its
+    log-confidence (its prior and noise costs), and the token's next likeliest way read whole with
+    its own; None when there is none."""
+    if not ways or key not in ways:
+        return None
+    found, pick = ways[key]
+    if len(found[pick][0]) != 1:
+        return None
+    # Decision: only the next likeliest way, because every way offered is one more chance for a
+    # merge that fits the totals by luck, and a token read two ways about as well is the case
+    # (1022 z10: a "7" read "1" at -0.09 and "7" at -0.12).
+    rest = sorted((choice for k, choice in enumerate(found) if k != pick and len(choice[0]) == 1),
+                  key=lambda choice: -choice[1])[:_OTHER_WAYS]
+    if not rest:
+        return None
+    own = _beyond(found[pick][0][0], found[pick][1])
+    return own, tuple((p[0], _beyond(p[0], score)) for p, score in rest)
+
+
+def _beyond(part: Part, score: float) -> float:
+    return score - choice_score(part[1])
+
+
+def _moves(flat: list[tuple[int, Part]], *, rising: bool, usual: float = USUAL_STEP,
+           others: Mapping[int, tuple[Part, float, tuple[tuple[Part, float], ...]]] | None = None) -> bool:
+    """Moves digits within `flat` (each part with the id of its token), best first; whether any moved.
+    `others` (`_others`, by token id): the ways two tokens may also be read as one in."""
     moved = False
     for _ in range(len(flat)):
         kept = [i for i, (_, (token, _)) in enumerate(flat) if not token.crossed_out]
@@ -84,11 +121,23 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool, usual: float = USUAL_S
             before = values[k - 1] if k > 0 else None
             after = values[k + 2] if k + 2 < len(values) else None
             now = _score(flat[i][1][1], flat[j][1][1], before, after, sign, usual)
-            whole = _merged(flat[i][1], flat[j][1]) if flat[i][0] != flat[j][0] else None
-            if whole is not None:
-                gain = _merge_gain(flat[i][1][1], flat[j][1][1], whole[1], before, after, sign, usual) - now
-                if gain > 0.0 and (best is None or gain > best[0]):
-                    best = (gain, i, j, (_merged_token(flat[i][1][0], flat[j][1][0]), whole[1]), None)
+            if flat[i][0] != flat[j][0]:
+                for (left, extra_i), (right, extra_j) in itertools.product(
+                        _ways_of(flat[i], others), _ways_of(flat[j], others)):
+                    # Decision: another way is read as one with its neighbour only between two
+                    # numbers, because with no number before or after, nothing but the fall between
+                    # the two chosen ways calls for it, and any two numbers misread out of order have
+                    # some other ways that read together (small 36004: "22", "30" read 82, 35, and 5
+                    # the 35's other way, made 825).
+                    other = left is not flat[i][1] or right is not flat[j][1]
+                    whole = _merged(left, right)
+                    if whole is None or (other and (before is None or after is None)):
+                        continue
+                    gain = (_merge_gain(left[1], right[1], whole[1], before, after, sign, usual,
+                                        chosen=(flat[i][1][1].value, flat[j][1][1].value))
+                            + extra_i + extra_j - now)
+                    if gain > 0.0 and (best is None or gain > best[0]):
+                        best = (gain, i, j, (_merged_token(left[0], right[0]), whole[1]), None)
             for a, b in _options(flat[i][1], flat[j][1]):
                 # Decision: only the totals' order calls for a move, and only when the steps it
                 # mends from the number before into and between the two cost more than one step back,
@@ -117,10 +166,24 @@ def _moves(flat: list[tuple[int, Part]], *, rising: bool, usual: float = USUAL_S
     return moved
 
 
+def _ways_of(entry: tuple[int, Part], others: Mapping[int, tuple[Part, float, tuple[tuple[Part, float], ...]]]
+             | None) -> list[tuple[Part, float]]:
+    """The part of `entry` and, while it is still its token's chosen whole part, that token's other
+    ways (`_others`), each with its score beyond its log-confidence less the chosen one's."""
+    key, part = entry
+    known = (others or {}).get(key)
+    if known is None or known[0] is not part:
+        return [(part, 0.0)]
+    _, own, rest = known
+    return [(part, 0.0), *((other, extra - own) for other, extra in rest)]
+
+
 def _merge_gain(first: NumberReading, second: NumberReading, whole: NumberReading, before: int | None,
-                after: int | None, sign: int, usual: float = USUAL_STEP) -> float:
+                after: int | None, sign: int, usual: float = USUAL_STEP, *,
+                chosen: tuple[int | None, int | None] | None = None) -> float:
     """The log-likelihood of `first` and `second` read as one, `whole` (`_score` for one number, less
-    `_MERGE_COST`); minus infinity when the totals do not call for it.
+    `_MERGE_COST`); minus infinity when the totals do not call for it. `chosen`: the values the two
+    tokens' chosen ways read, when `first` or `second` is another way of its token (`_others`).
 
     Decision: two numbers are read as one (their space taken for a dot's) only when that mends a step
     back from the number before into or between them and the one number steps on from it and on to the
@@ -128,12 +191,16 @@ def _merge_gain(first: NumberReading, second: NumberReading, whole: NumberReadin
     (44, 4, 5, 48) or between themselves (48, 5, 2); a merge that only reads more surely, or still
     falls (44, 4, 1 -> 41), is no reason, and taking two numbers for one on a misread neighbour loses
     a number. Only the same digits read together (none dropped as noise) are the two read as one.
+
+    Decision: the step back mended is the chosen ways' (`chosen`), not the other ways', because
+    numbers read in step call for no merge however their other ways fall (small 36004: "12", "35"
+    read in order; their other ways "82" and "5" fall, and read as one made "825" of two numbers).
     """
     if whole.value is None or f"{first.value}{second.value}" != str(whole.value):
         return -math.inf
     into = steps_cost([before, whole.value], sign, usual=usual)
     out = steps_cost([whole.value, after], sign, usual=usual)
-    mends = steps_cost([before, first.value, second.value], sign, usual=usual) - into
+    mends = steps_cost([before, *(chosen or (first.value, second.value))], sign, usual=usual) - into
     if mends < STEP_BACK or max(into, out) >= STEP_BACK:
         return -math.inf
     return choice_score(whole) - into - out - _MERGE_COST

@@ -42,10 +42,12 @@ __all__ = ["Moves", "choice_score", "choose_cuts", "part_token", "split_cost"]
 
 
 Moves = Callable[[list[tuple[bool, bool, list["NumberToken"]]], dict[int, tuple[Part, ...]],
-                  dict[int, NumberReading], Mapping[int, float]], dict[int, tuple[Part, ...]]]
+                  dict[int, NumberReading], Mapping[int, float],
+                  Mapping[int, tuple[list[Choice], int]]], dict[int, tuple[Part, ...]]]
 """Changes to the chosen parts of a zone's numbers across tokens (`_regroup.regroup`): given the
-sequences, the parts chosen so far (by token id), the first readings and the zones' largest free steps
-(`choose_cuts`' `steps`), the parts after it."""
+sequences, the parts chosen so far (by token id), the first readings, the zones' largest free steps
+(`choose_cuts`' `steps`) and the ways read of each token with the one chosen (by token id), the parts
+after it."""
 OTHER_WAY = -0.05
 """Log-likelihood prior of a way of cutting other than the first (the likeliest by width)."""
 _ALTERNATIVE_COST = 1.0
@@ -208,7 +210,9 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
         if moves is not None:
             chosen = {id(t): found[pick][0] for t, found, pick in zip(sequence, choices, picks, strict=True)
                       if pick > 0}
-            moved = moves([(splits, rising, sequence)], chosen, readings, steps)
+            read = {id(t): (found, pick) for t, found, pick in zip(sequence, choices, picks, strict=True)
+                    if len(found) > 1}
+            moved = moves([(splits, rising, sequence)], chosen, readings, steps, read)
             fixed = {key: parts for key, parts in moved.items() if chosen.get(key) != parts}
         if alternatives or fixed:
             # Decision: the totals choose among a number's other readings too (a pale digit read as

@@ -7,14 +7,16 @@ moves are taken, not the network.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from sheetscan.vision._recog_types import crop_digits
+from sheetscan.vision._recog_types import DigitReading, crop_digits, read_number
 from sheetscan.vision._regroup import regroup
 from sheetscan.vision._steps import Part
-from sheetscan.vision._totals import choose_cuts
+from sheetscan.vision._totals import OTHER_WAY, choose_cuts
 from sheetscan.vision.numbers import NumberToken
-from tests.vision._number_reads import HEIGHT, Read, UnusedRecognizer, numbers_in_line
+from tests.vision._number_reads import HEIGHT, Read, UnusedRecognizer, number_read, numbers_in_line
 
 _HEIGHT = HEIGHT
 
@@ -171,3 +173,53 @@ def test_numbers_are_not_read_as_one_without_cause() -> None:
     digits = [[(4, sure), (4, sure)], [(4, sure)], [(1, sure)], [(4, sure), (8, sure)]]
     misread = numbers_in_line(digits, [30.0, 20.0, 30.0])
     assert _values(misread) == [44, 4, 1, 48]
+
+
+def _with_other_way(line: list[Read], k: int, other: list[tuple[int, float]],
+                    more: dict[int, list[tuple[int, float]]] | None = None) -> list[int | None]:
+    """The values of `line` after `regroup`, number `k`'s token (and each of `more`'s) read first as
+    given (its chosen way) and also, as its next way (scored less the other-way prior), as `other`."""
+    tokens = [t for t, _ in line]
+    readings = {id(t): r for t, r in line}
+    ways = {}
+    for n, digits in {k: other, **(more or {})}.items():
+        token, reading = line[n]
+        way, way_reading = number_read(digits, token.quad[0][0])
+        found = [(((token, reading),), math.log(reading.confidence)),
+                 (((way, way_reading),), math.log(way_reading.confidence) + OTHER_WAY)]
+        ways[id(token)] = (found, 0)
+    parts = regroup([(True, True, tokens)], {}, readings, None, ways)
+    return [r.value for t in tokens for _, r in parts.get(id(t), ((t, readings[id(t)]),))]
+
+
+def test_two_numbers_are_read_as_one_in_a_token_s_other_way() -> None:
+    # "70" written with its 7 apart from its 0: the 7's chosen way reads "1" (a stray bit of its bar
+    # left out), its other way "7". 46, 1, 0, 74 falls twice and 46, 10, 74 still does; only the 7's
+    # other way read with the 0 steps in order: 46 < 70 < 74.
+    line = numbers_in_line([[(4, 0.99), (6, 0.99)], [(1, 0.96)], [(0, 0.99)], [(7, 0.99), (4, 0.99)]],
+                           [20.0, 8.0, 20.0])
+    assert _values(line) == [46, 1, 0, 74]
+    assert _with_other_way(line, 1, [(7, 0.89)]) == [46, 70, 74]
+
+
+def test_a_token_s_other_way_is_not_read_with_its_neighbour_out_of_step() -> None:
+    # As above, but the next number is an 8: 78 falls to 74 as 1, 8 does, so the other way is no
+    # reason to read the two as one.
+    line = numbers_in_line([[(4, 0.99), (6, 0.99)], [(1, 0.96)], [(8, 0.99)], [(7, 0.99), (4, 0.99)]],
+                           [20.0, 8.0, 20.0])
+    assert _with_other_way(line, 1, [(7, 0.89)]) == [46, 1, 8, 74]
+
+
+def test_numbers_read_in_step_are_not_read_as_one_in_their_other_ways() -> None:
+    # "12" (read unsurely, nothing of it noise) and "35" read in order; their other ways "82" and "5"
+    # fall, and "825" would step on from nothing: the chosen ways call for no merge.
+    (token, _), second = numbers_in_line([[(1, 0.3), (2, 0.3)], [(3, 0.85), (5, 0.85)]], 8.0)
+    unsure = read_number([DigitReading(((1, 0.3),), 0.0), DigitReading(((2, 0.3),), 0.0)])
+    assert _with_other_way([(token, unsure), second], 0, [(8, 0.99), (2, 0.99)], {1: [(5, 0.99)]}) == [12, 35]
+
+
+def test_two_numbers_alone_are_not_read_as_one_in_their_other_ways() -> None:
+    # "82", "35" alone in their zone fall; the 35's other way "5" with the 82 reads "825", but no
+    # number before or after confirms it.
+    line = numbers_in_line([[(8, 0.8), (2, 0.8)], [(3, 0.85), (5, 0.85)]], 8.0)
+    assert _with_other_way(line, 1, [(5, 0.99)]) == [82, 35]
