@@ -104,6 +104,7 @@ def _others(ways: Mapping[int, tuple[list[Choice], int]] | None, key: int
 
 
 def _beyond(part: Part, score: float) -> float:
+    """The part of a way's `score` that is not its reading's log-confidence: its prior and noise costs."""
     return score - choice_score(part[1])
 
 
