@@ -53,13 +53,6 @@ def choose_layout(m: Measured, players: int | None) -> tuple[SheetLayout, int, b
     # on every side of a standard-4 sheet) but are thinner evidence than the spokes (a digit or a
     # stroke crossing a band reads as one): only a near tie is settled by them.
     near = [h for h in hypotheses if h[0] <= hypotheses[0][0] + _TIE]
-    # Decision: not where a whist band is crossed by `_RULED_CROSSINGS` lines or more (`_ruled_across`):
-    # the spoke cost alone decides there, because those are the paper's printed lines (squared paper's
-    # grid), which cross every band, so that each band shows "two or more" splits as a standard-4 sheet
-    # does: a standard-3 sheet on squared paper, its spokes 0.2 apart in cost, was read as a standard-4
-    # one in six styles (bench_styles seed 33000, photo 1: 9, 4, 0 and 9 lines across its four bands).
-    if _ruled_across(m):
-        near = near[:1]
     cost, n, k = min(near, key=lambda h: (_split_misfit(m, h[1], h[2]), h))
     certain = True
     if n == 4:
@@ -75,17 +68,6 @@ def choose_layout(m: Measured, players: int | None) -> tuple[SheetLayout, int, b
 
 _TIE = 0.25
 """Spoke costs this close are a tie, settled by the whist splits (`_split_misfit`)."""
-
-
-_RULED_CROSSINGS = 5
-"""A whist band crossed by this many lines or more is crossed by the paper's printed lines (two splits on
-a standard-4 sheet, and a stroke of writing or two)."""
-
-
-def _ruled_across(m: Measured) -> bool:
-    """Whether a whist band found is crossed by `_RULED_CROSSINGS` lines or more."""
-    return any(len(m.whist_splits.get(side, ())) >= _RULED_CROSSINGS
-               for side in _SIDES if m.pulka_rect.get(side) is not None)
 
 
 def _split_misfit(m: Measured, n: int, k: int) -> int:
