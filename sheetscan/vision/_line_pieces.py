@@ -175,7 +175,8 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # spoke may end near the corner it runs into.)
     reach = 8.0 * stroke
     t = np.arange(1.0, reach + 1.0)
-    for sign, end in ((1.0, float(along_axis.max())), (-1.0, float(along_axis.min()))):
+    for sign, index in ((1.0, ends[0]), (-1.0, ends[1])):
+        end = float(along_axis[index])
         start = middle + axis * end
         half = 0.5 * stroke + 1.0 + 0.1 * t  # the band widens: a freehand line bends
         offsets = np.linspace(-1.0, 1.0, 9)
@@ -195,9 +196,9 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # The ridge must run on from the blob's very end (its first stroke width past it) with no stretch of
         # paper longer than half a stroke: a digit's stroke pointing at a line a little way off (a "1" under
         # a crossing of lines, or the piece of a pale "1" the thresholds broke) has paper between.
-        if _ridge_runs_on(counted, dark, along=along, stroke=stroke):
-            return True
         first = counted & (t <= stroke)
+        if _ridge_runs_on(counted, dark, first, along=along, stroke=stroke):
+            return True
         if not first.any() or not bool(dark[first].all()):
             continue  # no ridge right past the end, on the axis (nor on the course: it bends no more there)
         # Decision: a ridge that starts on past the end but leaves the blob's axis is followed along its own
@@ -207,13 +208,10 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # usual photo 4: a wavy spoke's piece joined to a number beside it, two numbers not found). A digit's
         # stroke ends on paper, which no course past it can follow; a line it meets at an angle is a corner,
         # which the course, bending gently, does not take.
-        tip = points[int(along_axis.argmax() if sign > 0 else along_axis.argmin())]
-        near = points[np.hypot(points[:, 0] - tip[0], points[:, 1] - tip[1]) <= 2.0 * stroke]
-        way = tip - near.mean(axis=0)
-        norm = float(np.hypot(way[0], way[1]))
-        if norm > 0:
-            counted, dark = _followed_ridge(labels, label, strength, silent, tip, way / norm, stroke=stroke,
-                                            level=share * own, steps=int(followed * stroke))
+        way = _end_way(points, index, stroke)
+        if way is not None:
+            counted, dark = _followed_ridge(labels, label, strength, silent, points[index], way,
+                                            stroke=stroke, level=share * own, steps=int(followed * stroke))
             # Not one step of paper over `followed` strokes, which is all it is held to (a wavy line bends
             # more tightly further on; a pale "1" broken in two has paper past its far piece): a course that
             # turns towards the darkest sample finds more darkness than a straight band does (the faint,
@@ -223,16 +221,27 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     return False
 
 
-def _ridge_runs_on(counted: npt.NDArray[np.bool_], dark: npt.NDArray[np.bool_], *, along: float,
-                   stroke: float) -> bool:
+def _ridge_runs_on(counted: npt.NDArray[np.bool_], dark: npt.NDArray[np.bool_], first: npt.NDArray[np.bool_],
+                   *, along: float, stroke: float) -> bool:
     """Whether the samples past a stroke's end (`counted`: the steps that said something, `dark`: those on
-    the ridge) make a line running on: at least `along` of the counted steps dark, the first stroke's
-    width of them all dark, and no stretch of paper longer than half a `stroke` among them."""
+    the ridge, `first`: the counted steps within the first stroke's width) make a line running on: at
+    least `along` of the counted steps dark, all of `first` dark, and no stretch of paper longer than half
+    a `stroke` among them."""
     if counted.sum() < 0.5 * len(counted):
         return False
-    first = counted[:max(1, int(stroke))]
-    return float(dark[counted].mean()) >= along and bool(dark[:len(first)][first].all()) \
+    return float(dark[counted].mean()) >= along and bool(dark[first].all()) \
         and _longest_run(counted & ~dark) <= 0.5 * stroke
+
+
+def _end_way(points: npt.NDArray[np.float64], index: int, stroke: float) -> npt.NDArray[np.float64] | None:
+    """The direction (a unit vector) in which the stroke of `points` (x, y) runs out at its end
+    `points[index]`: from the middle of its points within 2 strokes of the end; None when that is the
+    end itself."""
+    end = points[index]
+    near = points[np.hypot(points[:, 0] - end[0], points[:, 1] - end[1]) <= 2.0 * stroke]
+    way = end - near.mean(axis=0)
+    norm = float(np.hypot(way[0], way[1]))
+    return way / norm if norm > 0 else None
 
 
 _SHIFT = 0.1
@@ -351,12 +360,9 @@ def _bridges_drawn(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn
     radius = reach * stroke
     for index in ends:
         end = points[index]
-        near = points[np.hypot(points[:, 0] - end[0], points[:, 1] - end[1]) <= 2.0 * stroke]
-        way = end - near.mean(axis=0)
-        norm = float(np.hypot(way[0], way[1]))
-        if norm <= 0:
+        way = _end_way(points, index, stroke)
+        if way is None:
             return False
-        way /= norm
         x0, y0 = max(0, int(end[0] - radius)), max(0, int(end[1] - radius))
         x1, y1 = min(width, int(end[0] + radius) + 1), min(height, int(end[1] + radius) + 1)
         ys, xs = np.nonzero(drawn[y0:y1, x0:x1])

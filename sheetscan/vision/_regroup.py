@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -71,8 +72,9 @@ def regroup(sequences: Sequence[tuple[bool, bool, Sequence[NumberToken]]],
             continue
         flat = [(id(t), part) for t in sequence for part in parts.get(id(t), ((t, readings[id(t)]),))]
         usual = (steps or {}).get(sequence[0].zone, USUAL_STEP) if sequence else USUAL_STEP
+        parts_of = Counter(key for key, _ in flat)
         others = {key: (part, *alt) for key, part in flat
-                  if [k for k, _ in flat].count(key) == 1 and (alt := _others(ways, key))}
+                  if parts_of[key] == 1 and (alt := _others(ways, key))}
         if not _moves(flat, rising=rising, usual=usual, others=others):
             continue
         for token in sequence:

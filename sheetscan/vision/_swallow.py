@@ -115,12 +115,18 @@ def absorbed(choices: list[Choice], *, sure: float = _ONE_SURE, cost: float = 1.
         swallowed = text is not None and may_swallow(choice[0][0][0], habit=habit) and any(
             other is not None and len(text[0]) < len(other[0]) <= LONGEST
             and _inserted_sure(text[0], other, sure, after=False)
-            and _cut_at_joints(found[0][0][0], _inserted(text[0], other[0]))
-            and not _bows(found[0][0][0], _inserted(text[0], other[0]))
-            and _rest_as_sure(choice, found, _inserted(text[0], other[0]))
+            and _cut_off_ones(choice, found, _inserted(text[0], other[0]))
             for found, other in zip(choices, texts, strict=True))
         out.append((choice[0], choice[1] - cost) if swallowed else choice)
     return out
+
+
+def _cut_off_ones(whole: Choice, cut: Choice, ones: list[int]) -> bool:
+    """Whether the boxes `ones` of `cut` (the digits `whole` does not read) are "1"s cut off their digit,
+    not strokes of it: cut off at joints (`_cut_at_joints`), not bowing like a round digit's side
+    (`_bows`), and leaving the digit reading as surely (`_rest_as_sure`)."""
+    token = cut[0][0][0]
+    return _cut_at_joints(token, ones) and not _bows(token, ones) and _rest_as_sure(whole, cut, ones)
 
 
 def _rest_as_sure(whole: Choice, cut: Choice, ones: list[int], *, loss: float = _REST_LOSS) -> bool:
