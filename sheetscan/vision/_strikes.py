@@ -126,14 +126,18 @@ def _short_strikes(mask: Mask, blob: Blob, *, height: float, stroke: float) -> l
                             minLineLength=int(least), maxLineGap=max(3, round(2 * stroke + 1)))
     if lines is None:
         return []
-    found: list[tuple[int, int, int, int]] = []
-    for x0, y0, x1, y1 in np.asarray(lines).reshape(-1, 4):
-        dx, dy = float(x1 - x0), float(y1 - y0)
-        middle = (y0 + y1) / 2
-        low, high = _SHORT_BAND[0] * blob.h, _SHORT_BAND[1] * blob.h
-        if (abs(dy) <= _STRIKE_SLOPE * abs(dx) and low <= middle <= high
-                and _continuity(piece, (x0, y0, x1, y1)) >= 0.95):
-            found.append((int(x0), int(y0), int(x1), int(y1)))
+    # Decision: the segments' slope and middle are tested on all of them at once, and only those that
+    # pass are followed along the ink, because Hough finds some 24 segments on a digit and nearly every
+    # digit has none (bench seed 1000: 1 of 514 blobs struck); the same tests in the same float64
+    # arithmetic, in the segments' order.
+    segments = np.asarray(lines, np.int64).reshape(-1, 4)
+    dx = (segments[:, 2] - segments[:, 0]).astype(np.float64)
+    dy = (segments[:, 3] - segments[:, 1]).astype(np.float64)
+    middle = (segments[:, 1] + segments[:, 3]) / 2
+    low, high = _SHORT_BAND[0] * blob.h, _SHORT_BAND[1] * blob.h
+    level = (np.abs(dy) <= _STRIKE_SLOPE * np.abs(dx)) & (low <= middle) & (middle <= high)
+    found = [(x0, y0, x1, y1) for x0, y0, x1, y1 in segments[level].tolist()
+             if _continuity(piece, (x0, y0, x1, y1)) >= 0.95]
     if not found:
         return []
     # A double strike is two such strokes: all of them are taken out before the rest is looked at.

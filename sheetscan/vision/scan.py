@@ -15,7 +15,7 @@ from typing import Any
 from sheetscan.vision import _scan_debug
 from sheetscan.vision._arrays import U8
 from sheetscan.vision._halves import read_in_two
-from sheetscan.vision._memory import hold_freed_memory
+from sheetscan.vision._memory import collector_paused, hold_freed_memory
 from sheetscan.vision._reading import SheetReading, read_sheet_numbers, settle_reading
 from sheetscan.vision._scan_json import scan_json
 from sheetscan.vision._threads import in_background
@@ -69,6 +69,13 @@ def scan(
     """
     reader = find_recognizer(recognizer) if isinstance(recognizer, str) else recognizer
     hold_freed_memory()
+    with collector_paused():
+        return _scan(source, variant=variant, players=players, reader=reader, debug_dir=debug_dir)
+
+
+def _scan(source: str | Path | bytes, *, variant: str | None, players: int | None, reader: Recognizer,
+          debug_dir: str | Path | None) -> ScanResult:
+    """`scan()` with the recogniser found."""
     photo = load_photo(source)
     _scan_debug.photo(debug_dir, photo)
     sheet = find_sheet(photo, debug=debug_dir)
