@@ -98,15 +98,6 @@ for noise), while a speck, a dot or a piece of a digit or of a line stays narrow
 the cost, such a way no longer beats the digits read one by one, split in two numbers (30 | 50 at
 -2.05), and the totals choose. (A cost by the box's width alone, with no noise, cost more than it
 mended: single digits written wide reach 1.45 digit heights, as wide as two touching ones.)"""
-_CUT_NOISE_COST = 0.5
-"""Log-likelihood cost of each box a reading leaves out as noise that its way cut off the digit box
-beside it (`_cut_noise`): a piece of a digit the cut went through, not a mark of its own.
-
-Decision: a cost, because ink joined to a digit is that digit's, or a "1" run into it, and a way that
-cuts a piece off and reads it as nothing has cut through a digit: bench 1019, a "6" with its loop
-filled in, cut as its stem and the blob, read "1" and noise (31 at the same score as 36, the totals
-in step either way). Small, because a dot run into a digit is such a piece too, and each way's reading
-and the totals still decide."""
 _STRUCK_GAP = 0.4
 """A token split at a space this wide (digit heights) or wider may be read as a crossed-out number run
 into the one written after it (`_read_ways`)."""
@@ -467,24 +458,8 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
 
 def _noise_cost(token: NumberToken, reading: NumberReading) -> float:
     """The log-likelihood cost (0 or less) of the boxes the reading's likeliest value leaves out as
-    noise (`_noise_digits`, `_cut_noise`), part of every choice's score."""
-    return -_NOISE_DIGIT_COST * _noise_digits(token, reading) - _CUT_NOISE_COST * _cut_noise(token, reading)
-
-
-def _cut_noise(token: NumberToken, reading: NumberReading) -> int:
-    """How many boxes the reading's likeliest value leaves out as noise that its way cut off the digit
-    box beside it (the two meet at one column: pieces of one glyph), other than those `_noise_digits`
-    counts."""
-    value = reading.value
-    boxes = token.image.digit_boxes
-    if value is None or len(str(value)) >= len(boxes) or len(reading.digits) != len(boxes):
-        return 0
-    tall, wide = _TALL_BOX * token.digit_size[0], _WIDE_BOX * token.digit_size[1]
-    ends = {box[0] + box[2] for box in boxes}
-    starts = {box[0] for box in boxes}
-    return sum(1 for box, digit in zip(boxes, reading.digits, strict=True)
-               if digit.noise > 0.5 and not (box[3] >= tall and box[2] >= wide)
-               and (box[0] in ends or box[0] + box[2] in starts))
+    noise (`_noise_digits`), part of every choice's score."""
+    return -_NOISE_DIGIT_COST * _noise_digits(token, reading)
 
 
 def _noise_digits(token: NumberToken, reading: NumberReading) -> int:

@@ -13,15 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from sheetscan.vision._totals import (
-    OTHER_WAY,
-    _alternatives,
-    _cut_noise,
-    _noise_digits,
-    _split_in_glyphs,
-    choose_cuts,
-    split_cost,
-)
+from sheetscan.vision._totals import _alternatives, _noise_digits, _split_in_glyphs, choose_cuts, split_cost
 from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import NumberImage, NumberReading
 from tests.vision._by_width import ByWidth
@@ -209,45 +201,3 @@ def test_a_value_that_leaves_no_box_out_is_not_charged_for_the_one_read_before_i
     charged = math.log(reading.confidence) - 2.0
     (_, score), = [c for c in _alternatives([(((token, reading),), charged)]) if c[0][0][1].value == 200]
     assert score == pytest.approx(math.log(reading.candidates[1][1]) - 1.0)
-
-
-def _six_cut_at_its_stem() -> tuple[NumberToken, NumberToken, NumberToken, ByWidth]:
-    """30, then "36" whose 6 (18 px, read 6 at 0.95) may also be cut at its stem: a 7 px "1" read surely
-    and the 11 px blob of its loop, low beside it, read as noise; then 38."""
-    reader = ByWidth({24: (3, 0.99), 18: (6, 0.95), 7: (1, 1.0), 11: (0, 0.001), 30: (3, 0.99)})
-    before, _ = _sure(30, 30)
-    after, _ = _sure(38, 30)
-    three, six = (0, 0, 24, HEIGHT), (30, 0, 18, HEIGHT)
-    stem, blob = (30, 0, 7, HEIGHT), (37, 24, 11, 16)
-    token = NumberToken(zone=0, angle=0, row=0, quad=((0.0, 0.0), (48.0, 0.0), (48.0, 40.0), (0.0, 40.0)),
-                        crossed_out=False, glyph_cuts=(((three,),), ((six,), (stem, blob))),
-                        image=NumberImage(gray=np.full((HEIGHT, 50), 200, np.uint8),
-                                          digit_boxes=(three, six)),
-                        digit_size=(float(HEIGHT), 26.0))
-    return before, token, after, reader
-
-
-def test_a_piece_a_way_cuts_off_a_digit_and_reads_as_noise_costs_that_way() -> None:
-    # Cut at its stem, the 6 reads "1" and noise: 31 as sure as 36 (the other way's prior, 0.05, against
-    # log 0.95), and both step on from 30 to 38. The blob was cut off the "1" beside it, so it is a piece
-    # of a digit, not a mark of its own: that way costs 0.5 more, and 36 is read.
-    before, token, after, reader = _six_cut_at_its_stem()
-    readings = {id(t): reader.read_numbers([t.image])[0] for t in (before, token, after)}
-    assert readings[id(token)].value == 36
-    stem_way = reader.read_numbers([NumberImage(gray=token.image.gray,
-                                                digit_boxes=((0, 0, 24, HEIGHT), (30, 0, 7, HEIGHT),
-                                                             (37, 24, 11, 16)))])[0]
-    assert stem_way.value == 31
-    assert math.log(stem_way.confidence) + OTHER_WAY > math.log(readings[id(token)].confidence)
-    parts = choose_cuts(reader, [(True, True, [before, token, after])], readings)
-    assert [reading.value for _, reading in parts.get(id(token), ((token, readings[id(token)]),))] == [36]
-
-
-def test_a_mark_of_its_own_left_out_as_noise_costs_nothing() -> None:
-    # The same blob as a glyph of its own (2 px from the stem): not cut off a digit, no cost.
-    reader = ByWidth({7: (1, 1.0), 11: (0, 0.001)})
-    for blob, cut in (((37, 24, 11, 16), 1), ((39, 24, 11, 16), 0)):
-        token = _token([(30, 0, 7, HEIGHT), blob])
-        reading = reader.read_numbers([token.image])[0]
-        assert reading.value == 1
-        assert _cut_noise(token, reading) == cut
