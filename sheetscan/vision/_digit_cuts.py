@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision._group import Box, Glyph, Mask, column_runs
+from sheetscan.vision._swallow import _bend, _stroke_runs
 
 
 def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
@@ -112,6 +113,8 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
                 add(_boxes_between(glyph, piece, [column]))
             for column in nearer:
                 add(_boxes_between(glyph, piece, [column]), most + 1)
+            for column in _two_strokes(piece, profile, height=height):
+                add(_boxes_between(glyph, piece, [column]), most + 2)
         return options
     if w <= 1.6 * height or _one_ring(piece):
         add([(x, y, w, h)])
@@ -174,6 +177,42 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
         if column < w / 2 and kept:
             add(_boxes_between(glyph, piece, [column, *kept]), most + 4)
     return options
+
+
+_STRAIGHT = 0.45
+"""Each part of a narrow glyph cut in two as two "1"s bends no more than this (`_two_strokes`; the
+measure `_swallow._bows` takes of a "(": a straight "1", upright or slanted, about 0; a 0 cut at its
+middle, about 0.7 each side)."""
+
+
+def _two_strokes(piece: npt.NDArray[np.bool_], profile: npt.NDArray[np.float64], *,
+                 height: float) -> list[int]:
+    """Columns that cut a narrow glyph into two straight strokes standing side by side, each as tall as
+    `_edge_strokes` asks of a "1" cut off: two "1"s written touching ("11", the "11" of a "116"), which
+    `_edge_strokes` does not find because each "1" is half the glyph's width, not less than `side` of it.
+
+    Decision: only where both parts are straight (bend at most `_STRAIGHT`, as `_swallow._bows`
+    measures it), because a narrow 0 cut at its middle is "(" and ")" and each reads as a sure "1"
+    too; a "1" is a straight stroke, however slanted (bench 1003 z8: "11" written as two strokes
+    joined at their flags and feet, 17 px wide in 34 px writing, read as one "1" and never cut)."""
+    out: list[int] = []
+    for column in _edge_strokes(piece, profile, side=0.5)[0]:
+        if column not in out and all(abs(_stroke_bend(part, height)) <= _STRAIGHT
+                                     for part in (piece[:, :column], piece[:, column:])):
+            out.append(column)
+    return out
+
+
+def _stroke_bend(part: npt.NDArray[np.bool_], height: float) -> float:
+    """How much a part of a glyph bends across its rows (`_swallow._bend` of its rows' leftmost runs'
+    middles, in digit heights over the part's height, as `_swallow._bows` measures a "1"); 0 for a
+    part of fewer than five rows of ink."""
+    rows = np.flatnonzero(part.any(axis=1))
+    if rows.size < 5 or height <= 0:
+        return 0.0
+    first, end = _stroke_runs(part[rows])
+    middles = (first + end - 1) / 2 / height
+    return _bend((rows - rows.mean()) / max(part.shape[0], 1), middles)
 
 
 _DIGIT_LEAST = 0.4
