@@ -2,7 +2,8 @@
 a stroke whose course runs on past its end as a ridge about as dark as itself (straight on, or bending
 gently: `_followed_ridge`), or the edge of a wide
 line, or, given the drawn lines' mask, a stretch of a drawn line between two of the mask's ends
-(`_bridges_drawn`) or a retraced line's second stroke beside it (`_drawn_twice`); and the blobs'
+(`_bridges_drawn`), alone or joined to the pale stretches past its ends and the line's other pieces
+(`_pale_course`), or a retraced line's second stroke beside it (`_drawn_twice`); and the blobs'
 statistics they are found from (`blob_stats`).
 """
 
@@ -43,7 +44,9 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     than `longest_stroke` stroke widths goes whatever lies past it: no digit has one (a "1" is 5-12 strokes
     tall), a line crossing a glare fades at both ends. With `drawn` (the drawn lines' mask, non-zero), a
     single stroke whose two ends both run on into that mask, in line with it, goes too: a stretch of a drawn
-    line the mask missed (`_bridges_drawn`).
+    line the mask missed (`_bridges_drawn`); so does a single stroke that does so once joined to what lies
+    past its ends at least `share` of its darkness (the line's pale stretches and its other pieces,
+    `_pale_course`).
     """
     count, found_labels, found_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count <= 1:
@@ -158,6 +161,24 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         if length >= 3.0 * stroke and len(points) <= _ONE_STROKE * own * length \
                 and (_bridges_drawn(points, ends, drawn, stroke=own)
                      or _drawn_twice(points, ends, drawn, stroke=own)):
+            return True
+    elif drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
+            and _an_end_near(points, ends, drawn, _PALE_GAP * stroke):
+        # Decision: a single stroke that, joined to the pale stretches of line past its ends (and the line's
+        # other pieces beyond them), runs on into the drawn lines' mask at both ends, in line with it, goes as
+        # a stretch of that line (`_pale_course`, then `_bridges_drawn`), because where a freehand line paled
+        # for a stretch (a glare, a pale pen, the ruling crossing it) the zone stage's mask missed the
+        # stretch, and the thresholds broke it into pieces, each touching the mask at one end at most: they
+        # were read as "1"s and "11"s where nothing is written (bench_styles seed 33004 usual zone 6: a
+        # spoke's stretch left in two pieces across its pale part). A digit's stroke ends on paper, which no
+        # pale course crosses; a digit touching a line meets it across, or joins the course as a branch, and
+        # is no single stroke.
+        own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
+        joined = _pale_course(labels, label, strength, drawn, (x, y, w, h),
+                              level=share * float(np.median(strength[ys + y, xs + x])),
+                              pad=_PALE_REACH * stroke, fringe=round(0.5 * own))
+        if joined is not None and len(joined) > len(points) and _joins_drawn(joined, drawn, stroke=own,
+                                                                             fringe=round(0.5 * own)):
             return True
     if thickness > 2.0 * stroke or length < 3.0 * max(thickness, 1.0):
         return False
@@ -339,6 +360,68 @@ def _ends_near(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Ma
                      max(0, x - reach):min(width, x + reach + 1)].any():
             return False
     return True
+
+
+_PALE_GAP = 4.0
+"""How near the drawn lines' mask an end of a stroke must lie for its pale course to be followed, in strokes
+(`_pale_course`)."""
+
+
+_PALE_REACH = 12.0
+"""How far around a stroke its pale course is followed, in strokes (`_pale_course`): past a pale stretch, the
+line's next piece and the mask it runs into."""
+
+
+def _an_end_near(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, radius: float) -> bool:
+    """Whether either end of the stroke of `points` (`ends`: the indices of its extremes) has a pixel of
+    `drawn` (non-zero) within `radius` px either way (a square)."""
+    return any(_ends_near(points, (index, index), drawn, radius) for index in ends)
+
+
+def _pale_course(labels: npt.NDArray[np.int32], label: int, strength: Mask, drawn: Mask,
+                 box: tuple[int, int, int, int], *, level: float, pad: float, fringe: int
+                 ) -> npt.NDArray[np.float64] | None:
+    """The points (x, y) of blob `label` (its box `box`: left, top, width, height) joined, within `pad` px of
+    its box, to everything at least `level` dark in `strength` that is not within `fringe` px of the drawn
+    lines' mask (`drawn`, non-zero: the line's own soft edges run along it), 8-connected: the stroke with the
+    pale stretches of line past its ends and what they lead to. None when that reaches the edge of the window
+    looked at (no stroke's course ends in it: a long line, or the ruling of a dark photo)."""
+    height, width = strength.shape
+    x, y, w, h = box
+    reach = int(np.ceil(pad))
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(width, x + w + reach), min(height, y + h + reach)
+    own = labels[y0:y1, x0:x1] == label
+    near = drawn[y0:y1, x0:x1]
+    if fringe > 0:
+        near = np.asarray(cv2.dilate(near, np.ones((2 * fringe + 1, 2 * fringe + 1), np.uint8)), np.uint8)
+    dark = ((strength[y0:y1, x0:x1] >= level) & (near == 0)) | own
+    _, found = cv2.connectedComponents(dark.astype(np.uint8), connectivity=8)
+    parts = np.asarray(found, np.int32)
+    oy, ox = np.nonzero(own)
+    course = parts == parts[oy[0], ox[0]]
+    if (course[0].any() and y0 > 0) or (course[-1].any() and y1 < height) \
+            or (course[:, 0].any() and x0 > 0) or (course[:, -1].any() and x1 < width):
+        return None
+    cy, cx = np.nonzero(course)
+    return np.stack([cx + x0, cy + y0], axis=1).astype(np.float64)
+
+
+def _joins_drawn(points: npt.NDArray[np.float64], drawn: Mask, *, stroke: float, fringe: int) -> bool:
+    """Whether the course of `points` (x, y) is a single stroke at least 3 `stroke`s long that runs on into
+    the drawn lines' mask (`drawn`, non-zero) at both ends, in line with it (`_bridges_drawn`), its ends
+    `fringe` px further off the mask than a stroke's own (`_pale_course` stops that far off it)."""
+    middle = points.mean(axis=0)
+    centred = points - middle
+    values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
+    length = math.sqrt(12.0 * max(values[1], 0.0))
+    if length < 3.0 * stroke or len(points) > _ONE_STROKE * stroke * length:
+        return False
+    along_axis = centred @ vectors[:, 1]
+    ends = (int(along_axis.argmax()), int(along_axis.argmin()))
+    touch = _TOUCH + fringe / stroke
+    return _ends_near(points, ends, drawn, touch * stroke + 1.0) \
+        and _bridges_drawn(points, ends, drawn, stroke=stroke, touch=touch)
 
 
 def _own_width(blob: npt.NDArray[np.bool_]) -> float:

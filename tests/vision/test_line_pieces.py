@@ -273,3 +273,38 @@ def test_the_second_stroke_of_a_line_drawn_twice_goes_a_one_under_a_line_stays()
     assert np.array_equal(without_line_pieces(mask, strength, stroke=STROKE, silent=silent), mask)
     out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
     assert np.array_equal(out, one), f"{int(np.count_nonzero(out != one))} px differ"
+
+
+def _paled_stretch(pale: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A freehand level line at strength 120, 8 px wide, along row 200 from x 20 to 380, that paled to
+    `pale` between x 190 and 200 (a glare, the pen running dry): the drawn mask holds it from 20 to 146 and
+    from 264 to 380; between, the two stretches 150-190 and 200-260 passed for ink (6 px), the pale one did
+    not. Each piece touches the mask at one end only. Returns (strength, mask, drawn, silent)."""
+    strength, mask = _sheet()
+    drawn = _drawn()
+    cv2.line(strength, (20, 200), (380, 200), 120, 8)
+    cv2.line(strength, (192, 200), (198, 200), pale, 8)
+    cv2.line(drawn, (20, 200), (146, 200), 1, 8)
+    cv2.line(drawn, (264, 200), (380, 200), 1, 8)
+    cv2.line(mask, (150, 200), (188, 200), 255, 6)
+    cv2.line(mask, (202, 200), (260, 200), 255, 6)
+    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    return strength, mask, drawn, silent
+
+
+def test_the_pieces_of_a_paled_stretch_between_the_drawn_mask_go() -> None:
+    # `_paled_stretch` at 70 (>= half the pieces' 120): joined through the pale stretch, the two pieces make
+    # one stroke whose ends run on into the drawn mask, in line with it: both go. Neither piece alone
+    # reaches the mask at both ends, and past its free end the ridge is counted for 10 px only (then the
+    # other piece's ink, then the silent band): without the pale course both stay.
+    strength, mask, drawn, silent = _paled_stretch(70)
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert not out.any(), f"{int(np.count_nonzero(out))} px of the pieces left"
+
+
+def test_strokes_in_line_with_drawn_lines_across_paper_stay() -> None:
+    # `_paled_stretch` with paper (0) between the two strokes: each touches a line's end at one end and ends
+    # on paper at the other, as a level "1" written in line with a line's stub does. Both stay.
+    strength, mask, drawn, silent = _paled_stretch(0)
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert np.array_equal(out, mask)
