@@ -34,7 +34,8 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     three times as long is a line piece when, past either end and along its own axis, the strength stays at
     least `share` of the blob's own median darkness over `along` of a stretch 8 strokes long, from the blob's
     very end on (a straight-ish band that widens with the distance, so a bending line is followed), on pixels
-    that are not ink (a line is told by the stretches that did not pass for ink); or when, past an end where
+    that are not ink (a line is told by the stretches that did not pass for ink), or where another single
+    stroke's ink lies on the band (the line's next piece); or when, past an end where
     that band starts dark, the ridge's own course, bending gently, stays that dark for 6 strokes with not a
     step of paper (a wavy or curving line, `_followed_ridge`). `silent` (non-zero) counts
     for neither line nor paper: squared or lined paper's ruling (a stroke lying on it would continue along
@@ -106,22 +107,28 @@ def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], str
     # Thin and long enough to be a stroke of a line: area at most ~2 strokes wide along its extent.
     candidates = np.flatnonzero((extent >= 3.0 * stroke) & (extent <= longest * min(height, width))
                                 & (area <= 2.5 * stroke * extent * 1.5))
+    # The single strokes among them (ink at most `_ONE_STROKE` strokes wide along their extent): past a
+    # stroke's end, such a stroke's ink on its course is the line's next piece (`_runs_on_past_an_end`).
+    strokes = np.zeros(len(stats), dtype=bool)
+    strokes[candidates] = area[candidates] <= _ONE_STROKE * stroke * extent[candidates]
+    strokes[0] = False
     for label in candidates[candidates > 0]:
         gone[label] = _runs_on_past_an_end(labels, stats, int(label), strength, silent, stroke=stroke,
                                            share=share, along=along, longest_stroke=longest_stroke,
-                                           drawn=drawn)
+                                           drawn=drawn, strokes=strokes)
     return gone
 
 
 def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int,
                          strength: Mask, silent: Mask | None, *, stroke: float, share: float,
                          along: float, longest_stroke: float, single: float = 1.5, followed: float = 6.0,
-                         drawn: Mask | None = None) -> bool:
+                         drawn: Mask | None = None, strokes: npt.NDArray[np.bool_] | None = None) -> bool:
     """Whether blob `label` is a straight-ish stroke whose course runs on, past one of its ends, as a ridge
     of the strength at least `share` of its own, or is longer than `longest_stroke` strokes: straight-ish,
     or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`).
     The ridge is looked for along the blob's axis, and then along its own course, bending, for `followed`
-    strokes (`_followed_ridge`)."""
+    strokes (`_followed_ridge`). `strokes` (by label) marks the blobs that are single strokes, whose ink on
+    the axis's band is the line's next piece."""
     x, y, w, h = (int(v) for v in stats[label, :4])
     ys, xs = np.nonzero(labels[y:y + h, x:x + w] == label)
     points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
@@ -173,13 +180,18 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # spoke's stretch left in two pieces across its pale part). A digit's stroke ends on paper, which no
         # pale course crosses; a digit touching a line meets it across, or joins the course as a branch, and
         # is no single stroke.
-        own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
-        joined = _pale_course(labels, label, strength, drawn, (x, y, w, h),
-                              level=share * float(np.median(strength[ys + y, xs + x])),
-                              pad=_PALE_REACH * stroke, fringe=round(0.5 * own))
-        if joined is not None and len(joined) > len(points) and _joins_drawn(joined, drawn, stroke=own,
-                                                                             fringe=round(0.5 * own)):
-            return True
+        # (Looked for only where every end off the mask has darkness right past it: a digit's ends on paper,
+        # most strokes near a line, are told at once.)
+        level = share * float(np.median(strength[ys + y, xs + x]))
+        if all(_ends_near(points, (index, index), drawn, _TOUCH * stroke + 1.0)
+               or _dark_past(points[index], _end_way(points, index, stroke), strength, stroke=stroke,
+                             level=level) for index in ends):
+            own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
+            joined = _pale_course(labels, label, strength, drawn, (x, y, w, h), level=level,
+                                  pad=_PALE_REACH * stroke, fringe=round(0.5 * own))
+            if joined is not None and len(joined) > len(points) and _joins_drawn(joined, drawn, stroke=own,
+                                                                                 fringe=round(0.5 * own)):
+                return True
     if thickness > 2.0 * stroke or length < 3.0 * max(thickness, 1.0):
         return False
     if length >= longest_stroke * stroke:
@@ -208,12 +220,26 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         cx, cy = np.clip(ix, 0, width - 1), np.clip(iy, 0, height - 1)
         # Silent pixels and the ink (the writing past a digit's stroke, e.g. a "2"'s foot pointing at the
         # "0" beside it) say nothing, neither line nor paper: a line is told by its stretches that did not
-        # pass for ink. A sample all on them is not counted.
-        inside &= labels[cy, cx] == 0
+        # pass for ink. A sample all on them is not counted. (Another single stroke's ink is the exception,
+        # below.)
+        owners = labels[cy, cx]
+        # Decision: another single stroke's ink on the band (`strokes`, by label) is the ridge running on,
+        # because an untraced freehand line crossing squared paper's ruling was broken at each crossing into
+        # pieces 8-10 strokes long with a gap of a pixel or two: past each piece's end lay the next piece,
+        # whose ink said nothing, and the paper either side of it read as paper (bench_styles seed 35000
+        # glare photo 0: an upright line's pieces read as three "1"s). A digit's stroke pointing at writing
+        # ends on paper before it, or at a digit that is no single stroke.
+        # Not past a drawn line: a stroke beyond it is other writing (a "1" pointing across a drawn line at
+        # the "7" beyond it went: seed 35004 glare).
+        chained = (inside & (owners != label) & strokes[owners]).any(axis=1) if strokes is not None \
+            else np.zeros(len(t), dtype=bool)
+        if drawn is not None and chained.any():
+            chained &= np.cumsum((inside & (drawn[cy, cx] > 0)).any(axis=1)) == 0
+        inside &= owners == 0
         if silent is not None:
             inside &= silent[cy, cx] == 0
-        dark = np.where(inside, strength[cy, cx], 0).max(axis=1) >= share * own
-        counted = inside.any(axis=1)
+        dark = (np.where(inside, strength[cy, cx], 0).max(axis=1) >= share * own) | chained
+        counted = inside.any(axis=1) | chained
         # The ridge must run on from the blob's very end (its first stroke width past it) with no stretch of
         # paper longer than half a stroke: a digit's stroke pointing at a line a little way off (a "1" under
         # a crossing of lines, or the piece of a pale "1" the thresholds broke) has paper between.
@@ -376,6 +402,21 @@ def _an_end_near(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: 
     """Whether either end of the stroke of `points` (`ends`: the indices of its extremes) has a pixel of
     `drawn` (non-zero) within `radius` px either way (a square)."""
     return any(_ends_near(points, (index, index), drawn, radius) for index in ends)
+
+
+def _dark_past(end: npt.NDArray[np.float64], way: npt.NDArray[np.float64] | None, strength: Mask, *,
+               stroke: float, level: float) -> bool:
+    """Whether right past a stroke's end `end` (x, y), going `way` (a unit vector, `_end_way`; None: the
+    stroke has no way out there), every step of the first `stroke` px has a sample at least `level` dark in
+    `strength`, across half a stroke either way."""
+    if way is None:
+        return False
+    height, width = strength.shape
+    t = np.arange(1.0, max(1.0, stroke) + 1.0)[:, None]
+    offsets = np.linspace(-0.5 * stroke, 0.5 * stroke, 5)[None, :]
+    ix = np.clip(np.rint(end[0] + way[0] * t - way[1] * offsets).astype(np.int64), 0, width - 1)
+    iy = np.clip(np.rint(end[1] + way[1] * t + way[0] * offsets).astype(np.int64), 0, height - 1)
+    return bool((strength[iy, ix].max(axis=1) >= level).all())
 
 
 def _pale_course(labels: npt.NDArray[np.int32], label: int, strength: Mask, drawn: Mask,

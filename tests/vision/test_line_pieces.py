@@ -308,3 +308,44 @@ def test_strokes_in_line_with_drawn_lines_across_paper_stay() -> None:
     strength, mask, drawn, silent = _paled_stretch(0)
     out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
     assert np.array_equal(out, mask)
+
+
+def test_the_pieces_of_an_untraced_line_broken_at_each_crossing_go() -> None:
+    # An upright freehand line at strength 120, 6 px wide, along columns 197-202 from row 40 to 360, traced
+    # by no mask, that passed for ink in three pieces 50 px long (rows 100-149, 152-201, 204-253): the ruling
+    # crossing it cut it at rows 150-151 and 202-203. Past each piece's end the next piece's ink lies on its
+    # course; without it counted as the line running on, the paper either side of that ink reads as paper,
+    # and the middle piece (ink past both its ends) stays.
+    strength, mask = _sheet()
+    strength[40:360, 197:203] = 120
+    for top in (100, 152, 204):
+        mask[top:top + 50, 197:203] = 255
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert not out.any(), f"{int(np.count_nonzero(out))} px of the pieces left"
+
+
+def test_a_one_over_a_one_stays() -> None:
+    # Two "1"s (strength 120, 6 px, 40 px tall) one over the other in a column of numbers, 4 px of paper
+    # between: past each one's end lies paper before the other's ink. Both stay.
+    strength, mask = _sheet()
+    for top in (100, 144):
+        strength[top:top + 40, 197:203] = 120
+        mask[top:top + 40, 197:203] = 255
+    assert np.array_equal(without_line_pieces(mask, strength, stroke=STROKE), mask)
+
+
+def test_ones_in_line_across_a_drawn_line_stay() -> None:
+    # A drawn level line (rows 196-203, in the drawn mask, with its silent band) and two "1"s (strength 120,
+    # 6 px) in line with each other across it: rows 150-191 above, 208-257 below. Past the upper one's foot,
+    # the band crosses the drawn line and then lies on the lower one's ink: other writing, not the line's next
+    # piece (counted as that, the upper "1" went). Both stay.
+    strength, mask = _sheet()
+    drawn = _drawn()
+    drawn[196:204, 20:380] = 1
+    strength[drawn > 0] = 120
+    for top, bottom in ((150, 192), (208, 258)):
+        strength[top:bottom, 197:203] = 120
+        mask[top:bottom, 197:203] = 255
+    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert np.array_equal(out, mask)
