@@ -2,7 +2,8 @@
 a stroke whose course runs on past its end as a ridge about as dark as itself (straight on, or bending
 gently: `_followed_ridge`), or the edge of a wide
 line, or, given the drawn lines' mask, a stretch of a drawn line between two of the mask's ends
-(`_bridges_drawn`) or a retraced line's second stroke beside it (`_drawn_twice`); and the blobs'
+(`_bridges_drawn`), alone or joined to the pale stretches past its ends and the line's other pieces
+(`_pale_course`), or a retraced line's second stroke beside it (`_drawn_twice`); and the blobs'
 statistics they are found from (`blob_stats`).
 """
 
@@ -33,7 +34,8 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     three times as long is a line piece when, past either end and along its own axis, the strength stays at
     least `share` of the blob's own median darkness over `along` of a stretch 8 strokes long, from the blob's
     very end on (a straight-ish band that widens with the distance, so a bending line is followed), on pixels
-    that are not ink (a line is told by the stretches that did not pass for ink); or when, past an end where
+    that are not ink (a line is told by the stretches that did not pass for ink), or where another single
+    stroke's ink lies on the band (the line's next piece); or when, past an end where
     that band starts dark, the ridge's own course, bending gently, stays that dark for 6 strokes with not a
     step of paper (a wavy or curving line, `_followed_ridge`). `silent` (non-zero) counts
     for neither line nor paper: squared or lined paper's ruling (a stroke lying on it would continue along
@@ -43,7 +45,9 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     than `longest_stroke` stroke widths goes whatever lies past it: no digit has one (a "1" is 5-12 strokes
     tall), a line crossing a glare fades at both ends. With `drawn` (the drawn lines' mask, non-zero), a
     single stroke whose two ends both run on into that mask, in line with it, goes too: a stretch of a drawn
-    line the mask missed (`_bridges_drawn`).
+    line the mask missed (`_bridges_drawn`); so does a single stroke that does so once joined to what lies
+    past its ends at least `share` of its darkness (the line's pale stretches and its other pieces,
+    `_pale_course`).
     """
     count, found_labels, found_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count <= 1:
@@ -103,22 +107,28 @@ def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], str
     # Thin and long enough to be a stroke of a line: area at most ~2 strokes wide along its extent.
     candidates = np.flatnonzero((extent >= 3.0 * stroke) & (extent <= longest * min(height, width))
                                 & (area <= 2.5 * stroke * extent * 1.5))
+    # The single strokes among them (ink at most `_ONE_STROKE` strokes wide along their extent): past a
+    # stroke's end, such a stroke's ink on its course is the line's next piece (`_runs_on_past_an_end`).
+    strokes = np.zeros(len(stats), dtype=bool)
+    strokes[candidates] = area[candidates] <= _ONE_STROKE * stroke * extent[candidates]
+    strokes[0] = False
     for label in candidates[candidates > 0]:
         gone[label] = _runs_on_past_an_end(labels, stats, int(label), strength, silent, stroke=stroke,
                                            share=share, along=along, longest_stroke=longest_stroke,
-                                           drawn=drawn)
+                                           drawn=drawn, strokes=strokes)
     return gone
 
 
 def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int,
                          strength: Mask, silent: Mask | None, *, stroke: float, share: float,
                          along: float, longest_stroke: float, single: float = 1.5, followed: float = 6.0,
-                         drawn: Mask | None = None) -> bool:
+                         drawn: Mask | None = None, strokes: npt.NDArray[np.bool_] | None = None) -> bool:
     """Whether blob `label` is a straight-ish stroke whose course runs on, past one of its ends, as a ridge
     of the strength at least `share` of its own, or is longer than `longest_stroke` strokes: straight-ish,
     or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`).
     The ridge is looked for along the blob's axis, and then along its own course, bending, for `followed`
-    strokes (`_followed_ridge`)."""
+    strokes (`_followed_ridge`). `strokes` (by label) marks the blobs that are single strokes, whose ink on
+    the axis's band is the line's next piece."""
     x, y, w, h = (int(v) for v in stats[label, :4])
     ys, xs = np.nonzero(labels[y:y + h, x:x + w] == label)
     points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
@@ -159,6 +169,29 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
                 and (_bridges_drawn(points, ends, drawn, stroke=own)
                      or _drawn_twice(points, ends, drawn, stroke=own)):
             return True
+    elif drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
+            and _an_end_near(points, ends, drawn, _PALE_GAP * stroke):
+        # Decision: a single stroke that, joined to the pale stretches of line past its ends (and the line's
+        # other pieces beyond them), runs on into the drawn lines' mask at both ends, in line with it, goes as
+        # a stretch of that line (`_pale_course`, then `_bridges_drawn`), because where a freehand line paled
+        # for a stretch (a glare, a pale pen, the ruling crossing it) the zone stage's mask missed the
+        # stretch, and the thresholds broke it into pieces, each touching the mask at one end at most: they
+        # were read as "1"s and "11"s where nothing is written (bench_styles seed 33004 usual zone 6: a
+        # spoke's stretch left in two pieces across its pale part). A digit's stroke ends on paper, which no
+        # pale course crosses; a digit touching a line meets it across, or joins the course as a branch, and
+        # is no single stroke.
+        # (Looked for only where every end off the mask has darkness right past it: a digit's ends on paper,
+        # most strokes near a line, are told at once.)
+        level = share * float(np.median(strength[ys + y, xs + x]))
+        if all(_ends_near(points, (index, index), drawn, _TOUCH * stroke + 1.0)
+               or _dark_past(points[index], _end_way(points, index, stroke), strength, stroke=stroke,
+                             level=level) for index in ends):
+            own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
+            joined = _pale_course(labels, label, strength, drawn, (x, y, w, h), level=level,
+                                  pad=_PALE_REACH * stroke, fringe=round(0.5 * own))
+            if joined is not None and len(joined) > len(points) and _joins_drawn(joined, drawn, stroke=own,
+                                                                                 fringe=round(0.5 * own)):
+                return True
     if thickness > 2.0 * stroke or length < 3.0 * max(thickness, 1.0):
         return False
     if length >= longest_stroke * stroke:
@@ -187,12 +220,26 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         cx, cy = np.clip(ix, 0, width - 1), np.clip(iy, 0, height - 1)
         # Silent pixels and the ink (the writing past a digit's stroke, e.g. a "2"'s foot pointing at the
         # "0" beside it) say nothing, neither line nor paper: a line is told by its stretches that did not
-        # pass for ink. A sample all on them is not counted.
-        inside &= labels[cy, cx] == 0
+        # pass for ink. A sample all on them is not counted. (Another single stroke's ink is the exception,
+        # below.)
+        owners = labels[cy, cx]
+        # Decision: another single stroke's ink on the band (`strokes`, by label) is the ridge running on,
+        # because an untraced freehand line crossing squared paper's ruling was broken at each crossing into
+        # pieces 8-10 strokes long with a gap of a pixel or two: past each piece's end lay the next piece,
+        # whose ink said nothing, and the paper either side of it read as paper (bench_styles seed 35000
+        # glare photo 0: an upright line's pieces read as three "1"s). A digit's stroke pointing at writing
+        # ends on paper before it, or at a digit that is no single stroke.
+        # Not past a drawn line: a stroke beyond it is other writing (a "1" pointing across a drawn line at
+        # the "7" beyond it went: seed 35004 glare).
+        chained = (inside & (owners != label) & strokes[owners]).any(axis=1) if strokes is not None \
+            else np.zeros(len(t), dtype=bool)
+        if drawn is not None and chained.any():
+            chained &= np.cumsum((inside & (drawn[cy, cx] > 0)).any(axis=1)) == 0
+        inside &= owners == 0
         if silent is not None:
             inside &= silent[cy, cx] == 0
-        dark = np.where(inside, strength[cy, cx], 0).max(axis=1) >= share * own
-        counted = inside.any(axis=1)
+        dark = (np.where(inside, strength[cy, cx], 0).max(axis=1) >= share * own) | chained
+        counted = inside.any(axis=1) | chained
         # The ridge must run on from the blob's very end (its first stroke width past it) with no stretch of
         # paper longer than half a stroke: a digit's stroke pointing at a line a little way off (a "1" under
         # a crossing of lines, or the piece of a pale "1" the thresholds broke) has paper between.
@@ -339,6 +386,83 @@ def _ends_near(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Ma
                      max(0, x - reach):min(width, x + reach + 1)].any():
             return False
     return True
+
+
+_PALE_GAP = 4.0
+"""How near the drawn lines' mask an end of a stroke must lie for its pale course to be followed, in strokes
+(`_pale_course`)."""
+
+
+_PALE_REACH = 12.0
+"""How far around a stroke its pale course is followed, in strokes (`_pale_course`): past a pale stretch, the
+line's next piece and the mask it runs into."""
+
+
+def _an_end_near(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, radius: float) -> bool:
+    """Whether either end of the stroke of `points` (`ends`: the indices of its extremes) has a pixel of
+    `drawn` (non-zero) within `radius` px either way (a square)."""
+    return any(_ends_near(points, (index, index), drawn, radius) for index in ends)
+
+
+def _dark_past(end: npt.NDArray[np.float64], way: npt.NDArray[np.float64] | None, strength: Mask, *,
+               stroke: float, level: float) -> bool:
+    """Whether right past a stroke's end `end` (x, y), going `way` (a unit vector, `_end_way`; None: the
+    stroke has no way out there), every step of the first `stroke` px has a sample at least `level` dark in
+    `strength`, across half a stroke either way."""
+    if way is None:
+        return False
+    height, width = strength.shape
+    t = np.arange(1.0, max(1.0, stroke) + 1.0)[:, None]
+    offsets = np.linspace(-0.5 * stroke, 0.5 * stroke, 5)[None, :]
+    ix = np.clip(np.rint(end[0] + way[0] * t - way[1] * offsets).astype(np.int64), 0, width - 1)
+    iy = np.clip(np.rint(end[1] + way[1] * t + way[0] * offsets).astype(np.int64), 0, height - 1)
+    return bool((strength[iy, ix].max(axis=1) >= level).all())
+
+
+def _pale_course(labels: npt.NDArray[np.int32], label: int, strength: Mask, drawn: Mask,
+                 box: tuple[int, int, int, int], *, level: float, pad: float, fringe: int
+                 ) -> npt.NDArray[np.float64] | None:
+    """The points (x, y) of blob `label` (its box `box`: left, top, width, height) joined, within `pad` px of
+    its box, to everything at least `level` dark in `strength` that is not within `fringe` px of the drawn
+    lines' mask (`drawn`, non-zero: the line's own soft edges run along it), 8-connected: the stroke with the
+    pale stretches of line past its ends and what they lead to. None when that reaches the edge of the window
+    looked at (no stroke's course ends in it: a long line, or the ruling of a dark photo)."""
+    height, width = strength.shape
+    x, y, w, h = box
+    reach = int(np.ceil(pad))
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(width, x + w + reach), min(height, y + h + reach)
+    own = labels[y0:y1, x0:x1] == label
+    near = drawn[y0:y1, x0:x1]
+    if fringe > 0:
+        near = np.asarray(cv2.dilate(near, np.ones((2 * fringe + 1, 2 * fringe + 1), np.uint8)), np.uint8)
+    dark = ((strength[y0:y1, x0:x1] >= level) & (near == 0)) | own
+    _, found = cv2.connectedComponents(dark.astype(np.uint8), connectivity=8)
+    parts = np.asarray(found, np.int32)
+    oy, ox = np.nonzero(own)
+    course = parts == parts[oy[0], ox[0]]
+    if (course[0].any() and y0 > 0) or (course[-1].any() and y1 < height) \
+            or (course[:, 0].any() and x0 > 0) or (course[:, -1].any() and x1 < width):
+        return None
+    cy, cx = np.nonzero(course)
+    return np.stack([cx + x0, cy + y0], axis=1).astype(np.float64)
+
+
+def _joins_drawn(points: npt.NDArray[np.float64], drawn: Mask, *, stroke: float, fringe: int) -> bool:
+    """Whether the course of `points` (x, y) is a single stroke at least 3 `stroke`s long that runs on into
+    the drawn lines' mask (`drawn`, non-zero) at both ends, in line with it (`_bridges_drawn`), its ends
+    `fringe` px further off the mask than a stroke's own (`_pale_course` stops that far off it)."""
+    middle = points.mean(axis=0)
+    centred = points - middle
+    values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
+    length = math.sqrt(12.0 * max(values[1], 0.0))
+    if length < 3.0 * stroke or len(points) > _ONE_STROKE * stroke * length:
+        return False
+    along_axis = centred @ vectors[:, 1]
+    ends = (int(along_axis.argmax()), int(along_axis.argmin()))
+    touch = _TOUCH + fringe / stroke
+    return _ends_near(points, ends, drawn, touch * stroke + 1.0) \
+        and _bridges_drawn(points, ends, drawn, stroke=stroke, touch=touch)
 
 
 def _own_width(blob: npt.NDArray[np.bool_]) -> float:

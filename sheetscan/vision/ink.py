@@ -321,7 +321,8 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
     width (`_stroke_width.median_stroke_width`, of the mask less those pieces). The ruling found in `prepared`
     and the drawn lines (`drawn` non-zero, `drawn_width` their width), with a line width around them, count
     for neither line nor paper in the ridges past a stroke's ends; a stroke that runs on into the drawn lines'
-    own mask at both ends, or lies along it touching it at both, is a piece of them too."""
+    own mask at both ends (alone, or joined to the pale stretches of line past its ends), or lies along it
+    touching it at both, is a piece of them too."""
     # Decision: a stroke whose course runs on past its end as a ridge about as dark as itself is a piece of a
     # line and goes, because pale freehand lines the zone stage's mask does not follow (spokes wandering off
     # the model, lines crossing a glare, a line drawn twice) left pieces read as "1", "11", "18" where nothing

@@ -273,3 +273,79 @@ def test_the_second_stroke_of_a_line_drawn_twice_goes_a_one_under_a_line_stays()
     assert np.array_equal(without_line_pieces(mask, strength, stroke=STROKE, silent=silent), mask)
     out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
     assert np.array_equal(out, one), f"{int(np.count_nonzero(out != one))} px differ"
+
+
+def _paled_stretch(pale: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A freehand level line at strength 120, 8 px wide, along row 200 from x 20 to 380, that paled to
+    `pale` between x 190 and 200 (a glare, the pen running dry): the drawn mask holds it from 20 to 146 and
+    from 264 to 380; between, the two stretches 150-190 and 200-260 passed for ink (6 px), the pale one did
+    not. Each piece touches the mask at one end only. Returns (strength, mask, drawn, silent)."""
+    strength, mask = _sheet()
+    drawn = _drawn()
+    cv2.line(strength, (20, 200), (380, 200), 120, 8)
+    cv2.line(strength, (192, 200), (198, 200), pale, 8)
+    cv2.line(drawn, (20, 200), (146, 200), 1, 8)
+    cv2.line(drawn, (264, 200), (380, 200), 1, 8)
+    cv2.line(mask, (150, 200), (188, 200), 255, 6)
+    cv2.line(mask, (202, 200), (260, 200), 255, 6)
+    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    return strength, mask, drawn, silent
+
+
+def test_the_pieces_of_a_paled_stretch_between_the_drawn_mask_go() -> None:
+    # `_paled_stretch` at 70 (>= half the pieces' 120): joined through the pale stretch, the two pieces make
+    # one stroke whose ends run on into the drawn mask, in line with it: both go. Neither piece alone
+    # reaches the mask at both ends, and past its free end the ridge is counted for 10 px only (then the
+    # other piece's ink, then the silent band): without the pale course both stay.
+    strength, mask, drawn, silent = _paled_stretch(70)
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert not out.any(), f"{int(np.count_nonzero(out))} px of the pieces left"
+
+
+def test_strokes_in_line_with_drawn_lines_across_paper_stay() -> None:
+    # `_paled_stretch` with paper (0) between the two strokes: each touches a line's end at one end and ends
+    # on paper at the other, as a level "1" written in line with a line's stub does. Both stay.
+    strength, mask, drawn, silent = _paled_stretch(0)
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert np.array_equal(out, mask)
+
+
+def test_the_pieces_of_an_untraced_line_broken_at_each_crossing_go() -> None:
+    # An upright freehand line at strength 120, 6 px wide, along columns 197-202 from row 40 to 360, traced
+    # by no mask, that passed for ink in three pieces 50 px long (rows 100-149, 152-201, 204-253): the ruling
+    # crossing it cut it at rows 150-151 and 202-203. Past each piece's end the next piece's ink lies on its
+    # course; without it counted as the line running on, the paper either side of that ink reads as paper,
+    # and the middle piece (ink past both its ends) stays.
+    strength, mask = _sheet()
+    strength[40:360, 197:203] = 120
+    for top in (100, 152, 204):
+        mask[top:top + 50, 197:203] = 255
+    out = without_line_pieces(mask, strength, stroke=STROKE)
+    assert not out.any(), f"{int(np.count_nonzero(out))} px of the pieces left"
+
+
+def test_a_one_over_a_one_stays() -> None:
+    # Two "1"s (strength 120, 6 px, 40 px tall) one over the other in a column of numbers, 4 px of paper
+    # between: past each one's end lies paper before the other's ink. Both stay.
+    strength, mask = _sheet()
+    for top in (100, 144):
+        strength[top:top + 40, 197:203] = 120
+        mask[top:top + 40, 197:203] = 255
+    assert np.array_equal(without_line_pieces(mask, strength, stroke=STROKE), mask)
+
+
+def test_ones_in_line_across_a_drawn_line_stay() -> None:
+    # A drawn level line (rows 196-203, in the drawn mask, with its silent band) and two "1"s (strength 120,
+    # 6 px) in line with each other across it: rows 150-191 above, 208-257 below. Past the upper one's foot,
+    # the band crosses the drawn line and then lies on the lower one's ink: other writing, not the line's next
+    # piece (counted as that, the upper "1" went). Both stay.
+    strength, mask = _sheet()
+    drawn = _drawn()
+    drawn[196:204, 20:380] = 1
+    strength[drawn > 0] = 120
+    for top, bottom in ((150, 192), (208, 258)):
+        strength[top:bottom, 197:203] = 120
+        mask[top:bottom, 197:203] = 255
+    silent = cv2.dilate(drawn, np.ones((23, 23), np.uint8))
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=silent, drawn=drawn)
+    assert np.array_equal(out, mask)
