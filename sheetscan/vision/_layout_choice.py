@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, layout_for
 from sheetscan.vision._layout_fit import Measured
@@ -53,6 +55,15 @@ def choose_layout(m: Measured, players: int | None) -> tuple[SheetLayout, int, b
     # on every side of a standard-4 sheet) but are thinner evidence than the spokes (a digit or a
     # stroke crossing a band reads as one): only a near tie is settled by them.
     near = [h for h in hypotheses if h[0] <= hypotheses[0][0] + _TIE]
+    # Decision: not where a whist band is crossed by the paper's printed lines (`_printed_across`: five
+    # lines or more at one pitch), because those cross every band, so that each band shows "two or more"
+    # splits as a standard-4 sheet does; the spoke cost alone decides there. A standard-3 sheet on
+    # squared paper, its spokes 0.2 apart in cost, was read as a standard-4 one (bench_styles seed 33000,
+    # thin, photo 1: the grid's lines across its left band 42-49 px apart or twice that). Lines of
+    # writing across a band of plain paper fall at no one pitch (seed 35000, thick, photo 1: 850, 1013,
+    # 1142, 1180 and 1717 px), and there the splits still settle the tie.
+    if _printed_across(m):
+        near = near[:1]
     cost, n, k = min(near, key=lambda h: (_split_misfit(m, h[1], h[2]), h))
     certain = True
     if n == 4:
@@ -68,6 +79,46 @@ def choose_layout(m: Measured, players: int | None) -> tuple[SheetLayout, int, b
 
 _TIE = 0.25
 """Spoke costs this close are a tie, settled by the whist splits (`_split_misfit`)."""
+
+
+_PITCH_FIT = 0.12
+"""How far (a share of the pitch) a gap between two printed lines may be off the pitch, or off a
+multiple of it where lines between were not seen (`_at_one_pitch`)."""
+
+_PITCHES = (0.015, 0.06)
+"""The pitches of printed lines looked for, as shares of the frame's longer side: squared paper's 5 mm and
+lined paper's 6-10 mm on a sheet of 150-300 mm (`_at_one_pitch`)."""
+
+
+def _printed_across(m: Measured) -> bool:
+    """Whether a whist band found is crossed by the paper's printed lines: five lines or more, nearly all
+    of them at one pitch (`_at_one_pitch`)."""
+    left, top, right, bottom = m.frame
+    size = max(right - left, bottom - top)
+    return any(_at_one_pitch(m.whist_splits.get(side, ()), _PITCHES[0] * size, _PITCHES[1] * size)
+               for side in _SIDES if m.pulka_rect.get(side) is not None)
+
+
+def _at_one_pitch(positions: tuple[float, ...], shortest: float, longest: float) -> bool:
+    """Whether five lines or more at `positions` lie at one pitch between `shortest` and `longest` px:
+    three gaps or more of one pitch, and three in four of the gaps up to four and a half pitches long
+    one pitch or a few (`_PITCH_FIT`), where lines between them were not seen (hidden under writing or
+    too faint there).
+
+    Lines that a hand draws or writes across a band are spaced as the sheet's parts and the writing
+    fall, not at one pitch: one such run of lines is the paper's print (squared paper's grid, lined
+    paper's rulings).
+    """
+    if len(positions) < 5:
+        return False
+    gaps = np.diff(np.sort(np.array(positions, dtype=np.float64)))
+    for pitch in np.arange(max(1.0, shortest), longest + 1.0):
+        near = gaps[gaps <= 4.5 * pitch]
+        steps = np.maximum(1.0, np.round(near / pitch))
+        fit = np.abs(near / steps - pitch) <= _PITCH_FIT * pitch
+        if int((fit & (steps == 1)).sum()) >= 3 and float(fit.mean()) >= 0.75:
+            return True
+    return False
 
 
 def _split_misfit(m: Measured, n: int, k: int) -> int:
