@@ -21,6 +21,7 @@ from sheetscan.vision._quad import (
     segment_coverage,
     side_coverage,
 )
+from sheetscan.vision._rulings import ruled_ways
 
 __all__ = ["apart", "choose_frame", "frame_inside", "grid_cut", "without_coloured_side"]
 
@@ -43,6 +44,16 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]], dark: U8 | None = 
     clean = [c[0] for c in clear if not c[0].crowded]
     clear = [c for c in clear
              if not (c[0].crowded and any(_merged_into(c[0], other, size) for other in clean))]
+    # Decision: a crowded whole outline with the paper's printed grid inside it (its ink repeating at one
+    # pitch both ways: `ruled_ways`) is dropped where a whole outline without the grid inside crosses it
+    # (`_crosses_mesh`), because the grid seen as a mesh closes an outline wherever the paper's shade,
+    # a glare or its edge cuts the grid off, while the drawn frame's four sides are lines of their own,
+    # seen whole at a level where the grid drops out, and no drawn line of a sheet runs out of its frame
+    # (bench_styles seed 33000, photo 1, glare, squared paper: the frame drawn whole at one level, the
+    # mesh's outline, bigger, taken: 511 px off). As `_frame_search` gives up a grid's border for a
+    # frame within it on busy paper.
+    wholes = [c for c in clear if whole(c[0])]
+    clear = [c for c in clear if not any(_crosses_mesh(o, c, size) for o in wholes if o is not c)] or clear
     clear = [c for c in clear if c[0].coverage >= 0.9] or clear
     frames = [c[0] for c in clear]
     seen = [votes(c[0], frames, size) for c in clear]
@@ -169,6 +180,15 @@ def _mesh_cut_off(inner: F64, outer: tuple[FrameCandidate, U8]) -> bool:
         return False
     far = cv2.distanceTransform(cv2.bitwise_not(mask), cv2.DIST_L2, 3) > 0.015 * math.sqrt(frame.area)
     return float(np.count_nonzero(far & cut_off)) / area < _MESH_BARE
+
+
+def _crosses_mesh(frame: tuple[FrameCandidate, U8], mesh: tuple[FrameCandidate, U8], size: int) -> bool:
+    """Whether the whole outline `frame` crosses `mesh`, a crowded whole outline with the paper's grid
+    inside it (ruled both ways), while `frame` has none inside it (ruled at most one way): over half its
+    area, reaching out of it (a corner over 1.5 % of the size outside)."""
+    return whole(mesh[0]) and mesh[0].crowded and frame[0].area > 0.5 * mesh[0].area \
+        and not within(frame[0].quad, mesh[0].quad, 0.015 * size) \
+        and ruled_ways(mesh[1], mesh[0].quad) == 2 and ruled_ways(frame[1], frame[0].quad) < 2
 
 
 def _to_segment(point: F64, a: F64, b: F64) -> float:
