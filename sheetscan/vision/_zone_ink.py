@@ -197,22 +197,25 @@ def line_remnants(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32],
 
 def _beside_digit(stats: npt.NDArray[np.int32], members: npt.NDArray[np.int64], label: int,
                   length: float) -> bool:
-    """A stroke with a blob of about its own size close beside it: a "1" written next to the digit
-    after it (at the start of a row, along the zone's edge), not a piece of the line."""
+    """A stroke with a blob of about its own height close beside it: a "1" written next to the digit
+    after it (at the start of a row, along the zone's edge, or lying level in a zone written turned),
+    not a piece of the line."""
     others = members[members != label]
     if others.size == 0:
         return False
     x, y, w, h = (int(v) for v in stats[label, :4])
     ox, oy = stats[others, 0], stats[others, 1]
     ow, oh = stats[others, 2], stats[others, 3]
-    size = np.maximum(ow, oh)
     gap_x = np.maximum(0, np.maximum(ox - (x + w), x - (ox + ow)))
     gap_y = np.maximum(0, np.maximum(oy - (y + h), y - (oy + oh)))
-    # Side by side across the stroke's length: they overlap along it and are close across it.
+    # Side by side across the stroke's length: they overlap along it and are close across it. The
+    # neighbour is measured along the stroke (a digit's height, as long as the "1"), not by its
+    # longer side: the rest of the number, written across the stroke, is often several digits
+    # touching, far longer than one digit that way.
     if h >= w:
-        along, across = np.minimum(y + h, oy + oh) - np.maximum(y, oy), gap_x
+        along, across, size = np.minimum(y + h, oy + oh) - np.maximum(y, oy), gap_x, oh
     else:
-        along, across = np.minimum(x + w, ox + ow) - np.maximum(x, ox), gap_y
+        along, across, size = np.minimum(x + w, ox + ow) - np.maximum(x, ox), gap_y, ow
     near = ((size >= 0.5 * length) & (size <= 1.5 * length) & (across <= 0.6 * length)
             & (along >= 0.5 * np.minimum(length, size)))
     return bool(near.any())
