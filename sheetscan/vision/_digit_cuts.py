@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision._group import Box, Glyph, Mask, column_runs
-from sheetscan.vision._swallow import _bend, _stroke_runs
+from sheetscan.vision._swallow import stroke_bend
 
 
 def digit_boxes(glyph: Glyph, mask: Mask, *, height: float, width: float | None = None,
@@ -197,22 +197,10 @@ def _two_strokes(piece: npt.NDArray[np.bool_], profile: npt.NDArray[np.float64],
     joined at their flags and feet, 17 px wide in 34 px writing, read as one "1" and never cut)."""
     out: list[int] = []
     for column in _edge_strokes(piece, profile, side=0.5)[0]:
-        if column not in out and all(abs(_stroke_bend(part, height)) <= _STRAIGHT
+        if column not in out and all(abs(stroke_bend(part, height, part.shape[0])) <= _STRAIGHT
                                      for part in (piece[:, :column], piece[:, column:])):
             out.append(column)
     return out
-
-
-def _stroke_bend(part: npt.NDArray[np.bool_], height: float) -> float:
-    """How much a part of a glyph bends across its rows (`_swallow._bend` of its rows' leftmost runs'
-    middles, in digit heights over the part's height, as `_swallow._bows` measures a "1"); 0 for a
-    part of fewer than five rows of ink."""
-    rows = np.flatnonzero(part.any(axis=1))
-    if rows.size < 5 or height <= 0:
-        return 0.0
-    first, end = _stroke_runs(part[rows])
-    middles = (first + end - 1) / 2 / height
-    return _bend((rows - rows.mean()) / max(part.shape[0], 1), middles)
 
 
 _DIGIT_LEAST = 0.4

@@ -18,7 +18,7 @@ from sheetscan.vision._steps import LONGEST, Choice
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["Way", "absorbed", "finds_a_one", "may_swallow", "one_boxes", "wide_ways"]
+__all__ = ["Way", "absorbed", "finds_a_one", "may_swallow", "one_boxes", "stroke_bend", "wide_ways"]
 
 _ONE_TALL = 0.75
 """A "1" cut off a glyph stands at least this share of the tallest digit beside it."""
@@ -210,16 +210,23 @@ def _bows(token: NumberToken, ones: list[int]) -> bool:
     ink = token.image.gray > 0
     for k in ones:
         x, y, w, h = token.image.digit_boxes[k]
-        piece = ink[max(y, 0):y + h, max(x, 0):x + w]
-        rows = np.flatnonzero(piece.any(axis=1))
-        if rows.size < 5 or height <= 0:
-            continue
-        first, end = _stroke_runs(piece[rows])
-        middles = (first + end - 1) / 2 / height
-        across = (rows - rows.mean()) / max(h, 1)
-        if _bend(across, middles) > _BOW:
+        if stroke_bend(ink[max(y, 0):y + h, max(x, 0):x + w], height, h) > _BOW:
             return True
     return False
+
+
+def stroke_bend(piece: npt.NDArray[np.bool_], height: float, span: int) -> float:
+    """How much the stroke in `piece` (True: ink) bends across its rows: the second-order coefficient of
+    the parabola through the middles of each row's leftmost run of ink (`_stroke_runs`), in digit heights
+    (`height`) over `span` rows (the box's height); 0 for fewer than five rows of ink. A "(" of a 0 bends
+    about 0.8 (positive: out to the left), a straight "1", upright or slanted, about 0 (`_bows`,
+    `_digit_cuts._two_strokes`)."""
+    rows = np.flatnonzero(piece.any(axis=1))
+    if rows.size < 5 or height <= 0:
+        return 0.0
+    first, end = _stroke_runs(piece[rows])
+    middles = (first + end - 1) / 2 / height
+    return _bend((rows - rows.mean()) / max(span, 1), middles)
 
 
 def _stroke_runs(piece: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
