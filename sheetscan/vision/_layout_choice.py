@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
-
 from sheetscan.errors import NoSheetError
 from sheetscan.layouts import Proportions, SheetGeometry, SheetLayout, layout_for
-from sheetscan.vision._layout_fit import Measured
+from sheetscan.vision._layout_fit import PITCHES, Measured, at_one_pitch
 
 __all__ = ["choose_layout", "layout_geometry", "measured_proportions"]
 
@@ -81,44 +79,13 @@ _TIE = 0.25
 """Spoke costs this close are a tie, settled by the whist splits (`_split_misfit`)."""
 
 
-_PITCH_FIT = 0.12
-"""How far (a share of the pitch) a gap between two printed lines may be off the pitch, or off a
-multiple of it where lines between were not seen (`_at_one_pitch`)."""
-
-_PITCHES = (0.015, 0.06)
-"""The pitches of printed lines looked for, as shares of the frame's longer side: squared paper's 5 mm and
-lined paper's 6-10 mm on a sheet of 150-300 mm (`_at_one_pitch`)."""
-
-
 def _printed_across(m: Measured) -> bool:
     """Whether a whist band found is crossed by the paper's printed lines: five lines or more, nearly all
-    of them at one pitch (`_at_one_pitch`)."""
+    of them at one pitch (`_layout_fit.at_one_pitch`)."""
     left, top, right, bottom = m.frame
     size = max(right - left, bottom - top)
-    return any(_at_one_pitch(m.whist_splits.get(side, ()), _PITCHES[0] * size, _PITCHES[1] * size)
+    return any(at_one_pitch(m.whist_splits.get(side, ()), PITCHES[0] * size, PITCHES[1] * size)
                for side in _SIDES if m.pulka_rect.get(side) is not None)
-
-
-def _at_one_pitch(positions: tuple[float, ...], shortest: float, longest: float) -> bool:
-    """Whether five lines or more at `positions` lie at one pitch between `shortest` and `longest` px:
-    three gaps or more of one pitch, and three in four of the gaps up to four and a half pitches long
-    one pitch or a few (`_PITCH_FIT`), where lines between them were not seen (hidden under writing or
-    too faint there).
-
-    Lines that a hand draws or writes across a band are spaced as the sheet's parts and the writing
-    fall, not at one pitch: one such run of lines is the paper's print (squared paper's grid, lined
-    paper's rulings).
-    """
-    if len(positions) < 5:
-        return False
-    gaps = np.diff(np.sort(np.array(positions, dtype=np.float64)))
-    for pitch in np.arange(max(1.0, shortest), longest + 1.0):
-        near = gaps[gaps <= 4.5 * pitch]
-        steps = np.maximum(1.0, np.round(near / pitch))
-        fit = np.abs(near / steps - pitch) <= _PITCH_FIT * pitch
-        if int((fit & (steps == 1)).sum()) >= 3 and float(fit.mean()) >= 0.75:
-            return True
-    return False
 
 
 def _split_misfit(m: Measured, n: int, k: int) -> int:

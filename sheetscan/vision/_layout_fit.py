@@ -441,11 +441,9 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
     p, q = pulka_rect, gora_rect
     frame_side = {"left": left, "top": top, "right": right, "bottom": bottom}
     for side in SIDES:
-        outer, inner = p[side], q[side]
+        outer = p[side]
         horizontal_side = side in ("top", "bottom")
         lo, hi = (left, right) if horizontal_side else (top, bottom)
-        mid_spoke[side] = 0.0
-        mid_spoke_at[side] = (lo + hi) / 2
         whist_splits[side] = ()
         if outer is None:
             continue
@@ -453,11 +451,31 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
         # 90 %: the whist splits (and, for three players, the mid spoke's outer part).
         whist_splits[side] = _crossings(fat, frame_side[side], outer, lo + 0.05 * (hi - lo),
                                         hi - 0.05 * (hi - lo), horizontal_side, min_gap)
-        if inner is None:
+    # Decision: where a whist band is crossed by the paper's printed lines (squared paper's grid the
+    # ruling eraser left, seen at one pitch), the spokes are looked for without the slack along the
+    # lines: the mid spoke on the ink thickened across the band only, the corners' diagonals on the ink
+    # itself, with no slack beside them. The grid, faint and dashed at the lines' level, crosses every
+    # band once its dashes are joined, and every place in its 40-47 px mesh lies within the slack of
+    # ink: a standard-3 sheet showed mid spokes on all four sides and all four diagonals 0.9-1.0, read
+    # as standard-4 (bench_styles seed 33000, photo 1: big, dark, glare, steep, thick). A drawn line is
+    # solid, and is still seen whole so.
+    across_h = across_v = fat
+    beside = slack
+    if any(at_one_pitch(whist_splits[side], PITCHES[0] * size, PITCHES[1] * size) for side in SIDES):
+        across_h, across_v = (u8(cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, k)))
+                              for k in ((1, slack), (slack, 1)))
+        beside = 0
+    for side in SIDES:
+        outer, inner = p[side], q[side]
+        horizontal_side = side in ("top", "bottom")
+        lo, hi = (left, right) if horizontal_side else (top, bottom)
+        mid_spoke[side] = 0.0
+        mid_spoke_at[side] = (lo + hi) / 2
+        if outer is None or inner is None:
             continue
         # A line across the pulka band near the middle of the side: the mid-edge spoke.
-        crossing = _crossings(fat, outer, inner, lo + 0.3 * (hi - lo), hi - 0.3 * (hi - lo), horizontal_side,
-                              min_gap)
+        crossing = _crossings(across_v if horizontal_side else across_h, outer, inner, lo + 0.3 * (hi - lo),
+                              hi - 0.3 * (hi - lo), horizontal_side, min_gap)
         # Decision: not where the rectangles' own sides cross the band, because with wide whist bands
         # (0.3 of the sheet) the pulka rectangle's side runs across it at the search's end, and a
         # standard-4 sheet read a spoke there (bench_styles seed 7000, thin, photo 2).
@@ -476,7 +494,7 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
         a = f64([q[sx], q[sy]])
         b = f64([p[sx], p[sy]])
         # Skip the ends, where the rectangles' own sides meet the diagonal.
-        corner_spoke[corner] = _coverage(fat, a + 0.2 * (b - a), a + 0.8 * (b - a), tolerance=slack)
+        corner_spoke[corner] = _coverage(fat, a + 0.2 * (b - a), a + 0.8 * (b - a), tolerance=beside)
         if corner_spoke[corner] < _WHOLE_DIAGONAL:
             corner_spoke[corner] = max(corner_spoke[corner], _diagonal_nearby(fat, a, b, slack))
     return Measured(frame=frame, drawn_frame=seen_frame, pulka_rect=pulka_rect, gora_rect=gora_rect,
@@ -485,6 +503,37 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
                     mid_spoke_at=mid_spoke_at, corner_spoke=corner_spoke, whist_splits=whist_splits,
                     lines_from={"left": tuple(from_left), "top": tuple(from_top), "right": tuple(from_right),
                                 "bottom": tuple(from_bottom)})
+
+
+PITCH_FIT = 0.12
+"""How far (a share of the pitch) a gap between two printed lines may be off the pitch, or off a
+multiple of it where lines between were not seen (`at_one_pitch`)."""
+
+PITCHES = (0.015, 0.06)
+"""The pitches of printed lines looked for, as shares of the frame's longer side: squared paper's 5 mm and
+lined paper's 6-10 mm on a sheet of 150-300 mm (`at_one_pitch`)."""
+
+
+def at_one_pitch(positions: tuple[float, ...], shortest: float, longest: float) -> bool:
+    """Whether five lines or more at `positions` lie at one pitch between `shortest` and `longest` px:
+    three gaps or more of one pitch, and three in four of the gaps up to four and a half pitches long
+    one pitch or a few (`PITCH_FIT`), where lines between them were not seen (hidden under writing or
+    too faint there).
+
+    Lines that a hand draws or writes across a band are spaced as the sheet's parts and the writing
+    fall, not at one pitch: one such run of lines is the paper's print (squared paper's grid, lined
+    paper's rulings).
+    """
+    if len(positions) < 5:
+        return False
+    gaps = np.diff(np.sort(np.array(positions, dtype=np.float64)))
+    for pitch in np.arange(max(1.0, shortest), longest + 1.0):
+        near = gaps[gaps <= 4.5 * pitch]
+        steps = np.maximum(1.0, np.round(near / pitch))
+        fit = np.abs(near / steps - pitch) <= PITCH_FIT * pitch
+        if int((fit & (steps == 1)).sum()) >= 3 and float(fit.mean()) >= 0.75:
+            return True
+    return False
 
 
 _WHOLE_DIAGONAL = 0.9
