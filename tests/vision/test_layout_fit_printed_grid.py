@@ -51,7 +51,7 @@ def test_a_dashed_grid_left_by_the_eraser_is_not_read_as_spokes() -> None:
     m = measure(np.maximum(_sheet(), _dashed_grid(6, 6)), _FRAME_PX)
     assert m.mid_spoke["left"] == 0.0 and m.mid_spoke["right"] == 0.0 and m.mid_spoke["top"] == 0.0
     assert m.corner_spoke["BL"] < 0.9 and m.corner_spoke["BR"] < 0.9
-    layout, k, _, _ = choose_layout(m, None)
+    layout, _, _, _ = choose_layout(m, None)
     assert layout.name == "standard-3"
 
 
