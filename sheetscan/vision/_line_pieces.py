@@ -10,6 +10,7 @@ statistics they are found from (`blob_stats`).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -132,12 +133,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     x, y, w, h = (int(v) for v in stats[label, :4])
     ys, xs = np.nonzero(labels[y:y + h, x:x + w] == label)
     points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
-    middle = points.mean(axis=0)
-    centred = points - middle
-    values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
-    length, thickness = math.sqrt(12.0 * max(values[1], 0.0)), math.sqrt(12.0 * max(values[0], 0.0))
-    axis, across = vectors[:, 1], vectors[:, 0]
-    along_axis = centred @ axis
+    middle, axis, across, along_axis, length, thickness, ends = _stroke_axis(points)
     # Decision: a blob longer than `longest_stroke` strokes with no more ink than one stroke along its length
     # (`single` strokes wide) is a line whatever its course, because a freehand line wobbles: a wavy divider
     # the zone stage did not give lay thicker than two strokes across its main direction and was kept,
@@ -159,7 +155,6 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # share ahead of 0.25, not 0.3, as the wider reach takes in more of a line bending away).
     # (The blob's own width, at most its box's shorter side and a pixel, is measured only when both its ends
     # lie that near the mask: most blobs are nowhere near it.)
-    ends = (int(along_axis.argmax()), int(along_axis.argmin()))  # the stroke's two ends, as point indices
     if drawn is not None and _ends_near(points, ends, drawn, _TOUCH * max(stroke, min(w, h) + 2.0) + 1.0):
         own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
         # Decision: so is the second stroke of a line drawn twice that touches the mask at both ends and lies
@@ -452,17 +447,41 @@ def _joins_drawn(points: npt.NDArray[np.float64], drawn: Mask, *, stroke: float,
     """Whether the course of `points` (x, y) is a single stroke at least 3 `stroke`s long that runs on into
     the drawn lines' mask (`drawn`, non-zero) at both ends, in line with it (`_bridges_drawn`), its ends
     `fringe` px further off the mask than a stroke's own (`_pale_course` stops that far off it)."""
-    middle = points.mean(axis=0)
-    centred = points - middle
-    values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
-    length = math.sqrt(12.0 * max(values[1], 0.0))
+    *_, length, _, ends = _stroke_axis(points)
     if length < 3.0 * stroke or len(points) > _ONE_STROKE * stroke * length:
         return False
-    along_axis = centred @ vectors[:, 1]
-    ends = (int(along_axis.argmax()), int(along_axis.argmin()))
     touch = _TOUCH + fringe / stroke
     return _ends_near(points, ends, drawn, touch * stroke + 1.0) \
         and _bridges_drawn(points, ends, drawn, stroke=stroke, touch=touch)
+
+
+class _Axis(NamedTuple):
+    """A stroke's principal axis (`_stroke_axis`)."""
+
+    middle: npt.NDArray[np.float64]
+    """The mean of its points (x, y)."""
+    axis: npt.NDArray[np.float64]
+    """The unit vector along it."""
+    across: npt.NDArray[np.float64]
+    """The unit vector across it."""
+    along_axis: npt.NDArray[np.float64]
+    """Each point's place along the axis, from the middle."""
+    length: float
+    """Its length: that of a uniform bar with the same spread along the axis."""
+    thickness: float
+    """Its thickness, measured the same way across the axis."""
+    ends: tuple[int, int]
+    """The indices of its two extreme points along the axis (the far end, then the near one)."""
+
+
+def _stroke_axis(points: npt.NDArray[np.float64]) -> _Axis:
+    """The principal axis of a stroke's `points` (x, y): from the eigenvectors of their covariance."""
+    middle = points.mean(axis=0)
+    centred = points - middle
+    values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
+    along_axis = centred @ vectors[:, 1]
+    return _Axis(middle, vectors[:, 1], vectors[:, 0], along_axis, math.sqrt(12.0 * max(values[1], 0.0)),
+                 math.sqrt(12.0 * max(values[0], 0.0)), (int(along_axis.argmax()), int(along_axis.argmin())))
 
 
 def _own_width(blob: npt.NDArray[np.bool_]) -> float:
