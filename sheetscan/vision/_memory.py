@@ -41,7 +41,6 @@ def hold_freed_memory() -> bool:
     return bool(mallopt(_M_MMAP_THRESHOLD, 64 << 20) == 1 and mallopt(_M_TRIM_THRESHOLD, 128 << 20) == 1)
 
 
-
 _paused = 0  # scans running now with the collector paused
 _was_enabled = False  # whether the collector ran before the first of them paused it
 _pause_lock = threading.Lock()
