@@ -32,7 +32,7 @@ from sheetscan.vision._steps import (
     step_cost,
 )
 from sheetscan.vision._swallow import Way, absorbed, finds_a_one, may_swallow, one_boxes, wide_ways
-from sheetscan.vision.recognise import NumberImage, NumberReading, Recognizer
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer
 
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
@@ -98,6 +98,16 @@ for noise), while a speck, a dot or a piece of a digit or of a line stays narrow
 the cost, such a way no longer beats the digits read one by one, split in two numbers (30 | 50 at
 -2.05), and the totals choose. (A cost by the box's width alone, with no noise, cost more than it
 mended: single digits written wide reach 1.45 digit heights, as wide as two touching ones.)"""
+_PART_NOISE_COST = 0.5
+"""Log-likelihood cost of each piece of a digit a way cuts off and leaves out as noise, where the digit
+without it reads as another digit (`_part_noise`)."""
+_WHOLE_SURE = 0.9
+"""How surely a digit must read whole for a way that cuts a piece off it and reads the rest as another
+digit to pay `_PART_NOISE_COST`.
+
+Decision: 0.9, sure, because a digit the network reads whole less surely may be misread whole and right
+without the piece: bench 1005, a "2" whose hook, touching, read "7" at 0.62 whole and "2" with the hook
+cut off as noise (with 0.5, "82" was read 87)."""
 _STRUCK_GAP = 0.4
 """A token split at a space this wide (digit heights) or wider may be read as a crossed-out number run
 into the one written after it (`_read_ways`)."""
@@ -432,6 +442,12 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
     options: dict[int, list[Choice]] = {}
     pending: list[Part] = []
     shared = cache.read([t for _, _, t, _, _ in jobs])
+    spans: dict[int, dict[tuple[int, int], DigitReading]] = {}
+    for (key, _, token, _, _), reading in zip(jobs, shared, strict=True):
+        boxes = token.image.digit_boxes
+        if len(reading.digits) == len(boxes):
+            spans.setdefault(key, {}).update(((box[0], box[0] + box[2]), digit)
+                                             for box, digit in zip(boxes, reading.digits, strict=True))
     for (key, kind, token, cost, count), reading in zip(jobs, shared, strict=True):
         found = options.setdefault(key, [])
         # The likeliest cut by width is the first way: among equals it stays.
@@ -439,6 +455,7 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
         if len(token.image.digit_boxes) > LONGEST:
             prior -= 3.0
         prior += _noise_cost(token, reading)
+        prior -= _PART_NOISE_COST * _part_noise(token, reading, spans.get(key, {}))
         score = math.log(max(reading.confidence, 1e-6))
         if kind % 2 == 0:
             found.append((((token, reading),), score + prior))
@@ -454,6 +471,41 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
             pending.append((token, reading))
     return {key: absorbed(found, habit=habit) for key, found in options.items()}
 
+
+
+def _part_noise(token: NumberToken, reading: NumberReading,
+                spans: Mapping[tuple[int, int], DigitReading]) -> int:
+    """How many boxes of the reading's way read likelier as noise than as a digit (`DigitReading.noise`
+    over a half) that were cut off a box beside them read as a digit (the two meet at one column) whose
+    likeliest digit is not the likeliest digit of the two boxes read as one (in `spans`, the digit
+    readings of the token's ways by their boxes' columns, start to end), that one read at least
+    `_WHOLE_SURE`: the piece the way leaves out is what made the digit that digit.
+
+    Decision: the piece, not the way, is judged, by what the network reads with and without it,
+    because a stray bit cut off a digit (a "1"'s flag, a dot run into its foot) leaves the digit
+    reading the same, while a digit's own part (a 6's loop, cut off its stem and read as noise, the
+    stem a sure "1") leaves another digit: bench 1019, "36" read "31" at -0.050 against -0.051, while
+    the flag cut off bench 1020's "1" left a "2" either way and must cost nothing (a cost on every piece
+    left out, whatever it was, read 1019 right and 1020's "10" as "20": zone final values fell)."""
+    boxes = token.image.digit_boxes
+    if len(reading.digits) != len(boxes):
+        return 0  # (a recogniser that reads no digit per box, Tesseract, tells no box's noise)
+    count = 0
+    for k, (box, digit) in enumerate(zip(boxes, reading.digits, strict=True)):
+        if digit.noise <= 0.5:
+            continue
+        for j in (k - 1, k + 1):
+            if not 0 <= j < len(boxes) or reading.digits[j].noise > 0.5 or not reading.digits[j].candidates:
+                continue
+            left, right = (boxes[j], box) if j < k else (box, boxes[j])
+            if left[0] + left[2] != right[0]:
+                continue  # not cut off it: a glyph of its own
+            whole = spans.get((left[0], right[0] + right[2]))
+            if (whole is not None and whole.candidates and whole.candidates[0][1] >= _WHOLE_SURE
+                    and whole.candidates[0][0] != reading.digits[j].candidates[0][0]):
+                count += 1
+                break
+    return count
 
 
 def _noise_cost(token: NumberToken, reading: NumberReading) -> float:
