@@ -472,7 +472,6 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
     return {key: absorbed(found, habit=habit) for key, found in options.items()}
 
 
-
 def _part_noise(token: NumberToken, reading: NumberReading,
                 spans: Mapping[tuple[int, int], DigitReading]) -> int:
     """How many boxes of the reading's way read likelier as noise than as a digit (`DigitReading.noise`
