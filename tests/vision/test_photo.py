@@ -82,6 +82,20 @@ def test_preview_and_reduced_decode_are_smaller_and_alike() -> None:
         load_preview(data, reduce=3)
 
 
+def test_preview_of_sides_not_a_multiple_of_its_factor_averages_whole_cells() -> None:
+    # 803 x 601 to at most 200 px: factor 5, 160 x 120 (a phone's 4032 x 3024 to 1000 px is the same case).
+    # Each preview pixel is the mean of the 5 x 5 cell of the photo at 5 times its place, so that the scale
+    # (0.2) maps it back where it came from; the last 3 columns and 1 row are in no cell. (Cells of
+    # 803 / 160 = 5.019 px lay up to 3 px off theirs at the far edge.)
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 256, (601, 803, 3), dtype=np.uint8)
+    photo = Photo(image=image, width=803, height=601, sha256="", name="<test>")
+    small, scale = photo.preview(max_side=200)
+    assert small.shape == (120, 160, 3) and scale == pytest.approx(0.2)
+    cells = image[:600, :800].reshape(120, 5, 160, 5, 3).mean(axis=(1, 3))
+    assert np.abs(small.astype(float) - cells).max() <= 0.5 + 1e-9
+
+
 def test_heic_when_pillow_heif_is_installed() -> None:
     pytest.importorskip("pillow_heif")
     image = _test_image()
