@@ -68,8 +68,13 @@ def choose_frame(candidates: list[tuple[FrameCandidate, U8]], dark: U8 | None = 
     # outlines dropped above lie on its lines), because they are levels that saw the frame: the thick
     # frame on lined paper, seen clean at one level and crowded by its writing at two, lost to an
     # outline of the red margin and a ruling seen at one level, bigger (bench_styles seed 37000, thick,
-    # photo 2: 247 px off).
-    seen = [votes(c[0], frames + merged, size) for c in clear]
+    # photo 2: 247 px off). Not one lying within a bigger clean outline: that is part of a frame closed
+    # off by writing or a line across it, and its votes made such a part (seen clean at one more level)
+    # the frame nested in the bigger one (`frame_inside`; seed 37000, shadow, photo 5, the shadow's edge
+    # across the frame).
+    on_lines = [m for m in merged if not any(o.area > m.area and within(m.quad, o.quad, 0.01 * size)
+                                             for o in clean)]
+    seen = [votes(c[0], frames + on_lines, size) for c in clear]
     # The outline seen at the most ink levels is the drawn frame (a ruling or a stroke that merges
     # with it at one level moves a corner at that level only); then the bigger.
     order = sorted(range(len(clear)), key=lambda i: (-seen[i], -clear[i][0].area))

@@ -74,3 +74,39 @@ def test_seen_at_one_level_each_the_bigger_is_chosen() -> None:
     # Without the crowded levels, each outline is seen at one level: the bigger goes first, as before.
     chosen = choose_frame(_candidates(0))
     assert np.allclose(chosen[0].quad, _MARGIN)
+
+
+_SHAPE_UP = (1000, 750)
+_WHOLE = np.array([[133.0, 344.0], [428.0, 201.0], [563.0, 495.0], [265.0, 625.0]])
+# The frame's lower part, closed off along a line across it (a shadow's edge): over half its area.
+_PART = np.array([[171.0, 426.0], [486.0, 326.0], [562.0, 495.0], [264.0, 625.0]])
+
+
+def _shaded_ink() -> np.ndarray:
+    """The whole frame's level: its outline, and the shaded part beyond the line all ink."""
+    ink = np.zeros(_SHAPE_UP, np.uint8)
+    cv2.fillPoly(ink, [np.round(np.array([_WHOLE[0], _WHOLE[1], _PART[1], _PART[0]])).astype(np.int32)], 255)
+    cv2.polylines(ink, [np.round(_WHOLE).astype(np.int32)], True, 255, 3)
+    return ink
+
+
+def _part_ink(crowded: bool) -> np.ndarray:
+    """The part's level: its outline only (the frame's sides beyond it lost in the shade)."""
+    ink = np.zeros(_SHAPE_UP, np.uint8)
+    cv2.polylines(ink, [np.round(_PART).astype(np.int32)], True, 255, 3)
+    if crowded:
+        for y in range(450, 600, 30):
+            cv2.line(ink, (280, y), (480, y - 20), 255, 12)
+    return ink
+
+
+def test_a_part_seen_crowded_within_the_frame_does_not_count_for_the_part() -> None:
+    # The frame seen whole at three levels; its part closed off by the shadow's edge seen clean at one
+    # and crowded at another. The crowded one lies within the frame: it does not add to the part's
+    # levels, and the frame is kept (bench_styles seed 37000, shadow, photo 5).
+    whole = [(FrameCandidate(quad=_WHOLE + k, coverage=1.0, area=_area(_WHOLE), touches=()), _shaded_ink())
+             for k in range(3)]
+    part = [(FrameCandidate(quad=_PART, coverage=1.0, area=_area(_PART), touches=(), crowded=crowded),
+             _part_ink(crowded)) for crowded in (True, False)]
+    chosen = choose_frame([part[0], *whole, part[1]])
+    assert np.allclose(chosen[0].quad, _WHOLE, atol=3.0)
