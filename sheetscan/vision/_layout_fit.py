@@ -482,6 +482,13 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
         ends = ("left", "right") if horizontal_side else ("top", "bottom")
         across = [rect[end] for rect in (p, q) for end in ends]
         crossing = tuple(v for v in crossing if all(c is None or abs(v - c) >= min_gap for c in across))
+        # Decision: only a line that runs on across the whist band beside it (a whist split within
+        # `min_gap`) is a spoke, because the three-player sheet's top spoke runs from the circle out to
+        # the frame (on every sheet read right, its outer part crossed the whist band 0-19 px from it),
+        # while a digit or a stroke of writing crosses the pulka band only: a "1" across the narrow
+        # band under a standard-4 sheet's bottom read as a mid spoke and, with a glare hiding one
+        # corner's diagonal, the sheet as a standard-3 one (bench_styles seed 35000, glare, photo 6).
+        crossing = tuple(v for v in crossing if any(abs(v - s) < min_gap for s in whist_splits[side]))
         if crossing:
             at = min(crossing, key=lambda v: abs(v - (lo + hi) / 2))
             mid_spoke[side] = 1.0
