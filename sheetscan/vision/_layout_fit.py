@@ -416,14 +416,14 @@ def at_one_pitch(positions: tuple[float, ...], shortest: float, longest: float) 
     """
     if len(positions) < 5:
         return False
-    gaps = np.diff(np.sort(np.array(positions, dtype=np.float64)))
-    for pitch in np.arange(max(1.0, shortest), longest + 1.0):
-        near = gaps[gaps <= 4.5 * pitch]
-        steps = np.maximum(1.0, np.round(near / pitch))
-        fit = np.abs(near / steps - pitch) <= PITCH_FIT * pitch
-        if int((fit & (steps == 1)).sum()) >= 3 and float(fit.mean()) >= 0.75:
-            return True
-    return False
+    gaps = np.diff(np.sort(np.array(positions, dtype=np.float64)))[None, :]
+    # Every pitch at once (rows), each gap (columns) as the pitch it is tried at divides it.
+    pitch = np.arange(max(1.0, shortest), longest + 1.0)[:, None]
+    near = gaps <= 4.5 * pitch
+    steps = np.maximum(1.0, np.round(gaps / pitch))
+    fit = (np.abs(gaps / steps - pitch) <= PITCH_FIT * pitch) & near
+    single = (fit & (steps == 1)).sum(axis=1)
+    return bool(np.any((single >= 3) & (fit.sum(axis=1) >= 0.75 * near.sum(axis=1))))
 
 
 _WHOLE_DIAGONAL = 0.9
