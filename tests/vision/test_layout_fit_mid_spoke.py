@@ -1,6 +1,7 @@
-"""Stage 3's mid spoke: a three-player sheet's top spoke runs from the circle out to the frame, so only a
-line across the pulka band that runs on across the whist band beside it is taken for one
-(`_layout_fit.measure`); a digit across the pulka band alone is writing."""
+"""Stage 3's mid spoke: a three-player sheet's top spoke runs from the circle out to the frame, so a line
+across the pulka band that runs on across the whist band beside it is taken for a whole one, and a line
+across the pulka band alone (a digit, or a spoke whose outer part is not seen) for half of one, its place
+kept (`_layout_fit.measure`)."""
 
 from __future__ import annotations
 
@@ -50,21 +51,39 @@ def _four_player_sheet_with_a_one_across_the_bottom_band() -> np.ndarray:
     return mask
 
 
-def test_a_digit_across_the_pulka_band_alone_is_no_mid_spoke() -> None:
+def test_a_digit_across_the_pulka_band_alone_is_half_a_mid_spoke() -> None:
+    # Taken for a whole spoke, it outweighed the three corners' spokes and the splits of every band:
+    # standard-3 (bench_styles seed 35000, glare, photo 6). As half of one, the splits settle the tie.
     m = measure(_four_player_sheet_with_a_one_across_the_bottom_band(), _FRAME_PX)
-    assert m.mid_spoke["bottom"] == 0.0
+    assert m.mid_spoke["bottom"] == 0.5
     layout, _, _, _ = choose_layout(m, None)
     assert layout.name == "standard-4"
 
 
-def test_a_spoke_running_on_across_the_whist_band_is_a_mid_spoke() -> None:
-    # Control: a standard-3 sheet's top spoke (here across the bottom bands: the sheet upside down).
+def _three_player_sheet_upside_down(outer_part: bool) -> np.ndarray:
+    """A standard-3 sheet turned 180 degrees: spokes at the top corners, and the mid spoke across the
+    bottom pulka band at x = 1000 and (`outer_part`) on across the whist band to the frame."""
     mask = _rectangles()
     for corner in ("TL", "TR"):
         _diagonal(mask, corner)
-    mid = 1000
-    cv2.line(mask, (mid, _GORA[3]), (mid + 8, _FRAME[3]), 255, 4)
-    m = measure(mask, _FRAME_PX)
+    cv2.line(mask, (1000, _GORA[3]), (1004, _PULKA[3]), 255, 4)
+    if outer_part:
+        cv2.line(mask, (1004, _PULKA[3]), (1008, _FRAME[3]), 255, 4)
+    return mask
+
+
+def test_a_spoke_running_on_across_the_whist_band_is_a_mid_spoke() -> None:
+    m = measure(_three_player_sheet_upside_down(True), _FRAME_PX)
     assert m.mid_spoke["bottom"] == 1.0
+    layout, k, _, _ = choose_layout(m, None)
+    assert (layout.name, k) == ("standard-3", 2)
+
+
+def test_a_spoke_whose_outer_part_is_not_seen_keeps_its_place() -> None:
+    # Lined paper, seed 28000 photo 3: the spoke's outer part not found across the whist band. Its place
+    # still gives the top split; the corners still tell the layout and its turn.
+    m = measure(_three_player_sheet_upside_down(False), _FRAME_PX)
+    assert m.mid_spoke["bottom"] == 0.5
+    assert abs(m.mid_spoke_at["bottom"] - 1002) <= 10  # (the line as thickened by the slack)
     layout, k, _, _ = choose_layout(m, None)
     assert (layout.name, k) == ("standard-3", 2)
