@@ -12,7 +12,8 @@ from synth_sheet import draw_sheet
 
 from sheetscan.layouts import find_layout
 from sheetscan.vision._frame_lines import line_contrast, lines_mask
-from sheetscan.vision._layout_fit import measure, without_rulings
+from sheetscan.vision._layout_fit import measure
+from sheetscan.vision._paper_lines import without_rulings
 from sheetscan.vision.photo import load_photo
 from sheetscan.vision.sheet import RectifiedSheet, find_sheet
 from sheetscan.vision.zones import locate_zones, to_photo_points

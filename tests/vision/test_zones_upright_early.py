@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sheetscan.vision import _layout_fit, zones
+from sheetscan.vision import _layout_fit, _paper_lines, zones
 from sheetscan.vision.photo import load_photo
 from sheetscan.vision.sheet import find_sheet
 
@@ -63,7 +63,7 @@ def test_rulings_are_erased_either_way(transposed: bool) -> None:
     mask[98:103, 98:503] = mask[497:502, 98:503] = 255
     mask[98:503, 98:103] = mask[98:503, 497:502] = 255
     frame = (100.0, 100.0, 500.0, 500.0)
-    out = _layout_fit.without_rulings(np.ascontiguousarray(mask.T) if transposed else mask, frame, slack=4)
+    out = _paper_lines.without_rulings(np.ascontiguousarray(mask.T) if transposed else mask, frame, slack=4)
     out = out.T if transposed else out
     away = np.ones(600, bool)
     away[90:111] = away[490:511] = False  # (where the drawn sides cross the rulings)
@@ -86,6 +86,6 @@ def test_coverage_within_a_tolerance_by_hand() -> None:
     mask[10, 20:60] = 255  # a line along row 10, columns 20..59
     a, b = np.array([0.0, 12.0]), np.array([99.0, 12.0])  # a segment along row 12: 2 px off the line
     # 100 samples, one a column; columns 20..59 are on the line: 40 of 100 within 2 px, none within 1.
-    assert _layout_fit._coverage(mask, a, b, samples=100, tolerance=2) == 0.4
-    assert _layout_fit._coverage(mask, a, b, samples=100, tolerance=1) == 0.0
-    assert _layout_fit._coverage(mask, a - [0, 2], b - [0, 2], samples=100) == 0.4  # on the line itself
+    assert _paper_lines.coverage(mask, a, b, samples=100, tolerance=2) == 0.4
+    assert _paper_lines.coverage(mask, a, b, samples=100, tolerance=1) == 0.0
+    assert _paper_lines.coverage(mask, a - [0, 2], b - [0, 2], samples=100) == 0.4  # on the line itself
