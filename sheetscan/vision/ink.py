@@ -342,8 +342,8 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
         silent = np.asarray(np.maximum(silent, around), np.uint8)
         # The straight runs of the drawn lines are left to the drawn lines' own rules: a "1" written level
         # along a drawn line, touching it, lies along its run as along the line (bench photos 1004 and 1020).
-        straight = np.asarray(cv2.bitwise_and(straight, straight, mask=cv2.compare(around, 0, cv2.CMP_EQ)),
-                              np.uint8)
+        off_drawn = cv2.compare(around, np.zeros_like(around), cv2.CMP_EQ)
+        straight = np.asarray(cv2.bitwise_and(straight, straight, mask=off_drawn), np.uint8)
     gone = line_pieces(labels, blob_stats(mask, labels, count), prepared.strength, stroke=max(1.0, stroke),
                        silent=silent, drawn=drawn, straight=straight)
     if not gone.any():
