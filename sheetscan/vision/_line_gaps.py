@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from sheetscan.vision._line_pieces import _bridges_drawn
+from sheetscan.vision._line_contacts import bridges_drawn
 
 __all__ = ["line_gaps"]
 
@@ -57,7 +57,7 @@ def line_gaps(mask: Mask, drawn: Mask, near: Mask, width: int, *, shortest: floa
     for a, b in pairs[pairs[:, 0] < pairs[:, 1]]:
         start, stop = points[a], points[b]
         course = _course(off, start, stop, width, reach=reach, inked=inked, thin=thin)
-        if course is not None and _bridges_drawn(course, (0, len(course) - 1), drawn, stroke=0.5 * width,
+        if course is not None and bridges_drawn(course, (0, len(course) - 1), drawn, stroke=0.5 * width,
                                                  reach=8.0, touch=2.0):
             cv2.polylines(out, [np.rint(course).astype(np.int32)], False, 255, width)
     return out

@@ -2,8 +2,8 @@
 a stroke whose course runs on past its end as a ridge about as dark as itself (straight on, or bending
 gently: `_followed_ridge`), or the edge of a wide
 line, or, given the drawn lines' mask, a stretch of a drawn line between two of the mask's ends
-(`_bridges_drawn`), alone or joined to the pale stretches past its ends and the line's other pieces
-(`_pale_course`), or a retraced line's second stroke beside it (`_drawn_twice`); and the blobs'
+(`bridges_drawn`), alone or joined to the pale stretches past its ends and the line's other pieces
+(`_pale_course`), or a retraced line's second stroke beside it (`drawn_twice`); and the blobs'
 statistics they are found from (`blob_stats`).
 """
 
@@ -15,6 +15,16 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 import numpy.typing as npt
+
+from sheetscan.vision._line_contacts import (
+    TOUCH,
+    an_end_near,
+    between_straight_runs,
+    bridges_drawn,
+    drawn_twice,
+    end_way,
+    ends_near,
+)
 
 __all__ = ["blob_stats", "line_pieces", "without_line_pieces"]
 
@@ -46,7 +56,7 @@ def without_line_pieces(mask: Mask, strength: Mask, *, stroke: float, silent: Ma
     than `longest_stroke` stroke widths goes whatever lies past it: no digit has one (a "1" is 5-12 strokes
     tall), a line crossing a glare fades at both ends. With `drawn` (the drawn lines' mask, non-zero), a
     single stroke whose two ends both run on into that mask, in line with it, goes too: a stretch of a drawn
-    line the mask missed (`_bridges_drawn`); so does a single stroke that does so once joined to what lies
+    line the mask missed (`bridges_drawn`); so does a single stroke that does so once joined to what lies
     past its ends at least `share` of its darkness (the line's pale stretches and its other pieces,
     `_pale_course`).
     """
@@ -101,9 +111,9 @@ def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], str
     """Which of the blobs (`labels`, `stats` as cv2.connectedComponentsWithStats gives them) are pieces of a
     line (`without_line_pieces`), by label (the background's entry False). With `drawn` (the drawn lines'
     mask, non-zero), so is a single stroke that runs on into it past both ends, in line
-    (`_bridges_drawn`); with `straight` (the level and upright straight runs of ink, non-zero), so is one
+    (`bridges_drawn`); with `straight` (the level and upright straight runs of ink, non-zero), so is one
     that does so into those runs, or lies along them, where they are about as dark as it is
-    (`_between_straight_runs`)."""
+    (`between_straight_runs`)."""
     height, width = labels.shape
     gone = np.zeros(len(stats), dtype=bool)
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
@@ -159,20 +169,20 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # share ahead of 0.25, not 0.3, as the wider reach takes in more of a line bending away).
     # (The blob's own width, at most its box's shorter side and a pixel, is measured only when both its ends
     # lie that near the mask: most blobs are nowhere near it.)
-    if drawn is not None and _ends_near(points, ends, drawn, _TOUCH * max(stroke, min(w, h) + 2.0) + 1.0):
+    if drawn is not None and ends_near(points, ends, drawn, TOUCH * max(stroke, min(w, h) + 2.0) + 1.0):
         own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
         # Decision: so is the second stroke of a line drawn twice that touches the mask at both ends and lies
-        # along it all its length (`_drawn_twice`): its ends run into the first stroke, not on ahead, and it
+        # along it all its length (`drawn_twice`): its ends run into the first stroke, not on ahead, and it
         # was read as "11" and "1" (seed 30000 usual photo 2; shadow 2 phantoms fewer, small 1).
         if length >= 3.0 * stroke and len(points) <= _ONE_STROKE * own * length \
-                and (_bridges_drawn(points, ends, drawn, stroke=own)
-                     or _drawn_twice(points, ends, drawn, stroke=own)):
+                and (bridges_drawn(points, ends, drawn, stroke=own)
+                     or drawn_twice(points, ends, drawn, stroke=own)):
             return True
     elif drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
-            and _an_end_near(points, ends, drawn, _PALE_GAP * stroke):
+            and an_end_near(points, ends, drawn, _PALE_GAP * stroke):
         # Decision: a single stroke that, joined to the pale stretches of line past its ends (and the line's
         # other pieces beyond them), runs on into the drawn lines' mask at both ends, in line with it, goes as
-        # a stretch of that line (`_pale_course`, then `_bridges_drawn`), because where a freehand line paled
+        # a stretch of that line (`_pale_course`, then `bridges_drawn`), because where a freehand line paled
         # for a stretch (a glare, a pale pen, the ruling crossing it) the zone stage's mask missed the
         # stretch, and the thresholds broke it into pieces, each touching the mask at one end at most: they
         # were read as "1"s and "11"s where nothing is written (bench_styles seed 33004 usual zone 6: a
@@ -182,8 +192,8 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # (Looked for only where every end off the mask has darkness right past it: a digit's ends on paper,
         # most strokes near a line, are told at once.)
         level = share * float(np.median(strength[ys + y, xs + x]))
-        if all(_ends_near(points, (index, index), drawn, _TOUCH * stroke + 1.0)
-               or _dark_past(points[index], _end_way(points, index, stroke), strength, stroke=stroke,
+        if all(ends_near(points, (index, index), drawn, TOUCH * stroke + 1.0)
+               or _dark_past(points[index], end_way(points, index, stroke), strength, stroke=stroke,
                              level=level) for index in ends):
             own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
             joined = _pale_course(labels, label, strength, drawn, (x, y, w, h), level=level,
@@ -199,8 +209,8 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # its ends said nothing (they are silent): it was read as a "1" (bench_styles seed 37004 dark and shadow,
     # zone 18: a whist split no layout gave). A stroke written on squared paper's ruling is darker than it.
     if straight is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
-            and _ends_near(points, ends, straight, _TOUCH * stroke + 1.0) \
-            and _between_straight_runs(points, ends, straight, strength, stroke=stroke,
+            and ends_near(points, ends, straight, TOUCH * stroke + 1.0) \
+            and between_straight_runs(points, ends, straight, strength, stroke=stroke,
                                        own=float(np.median(strength[ys + y, xs + x]))):
         return True
     if thickness > 2.0 * stroke or length < 3.0 * max(thickness, 1.0):
@@ -266,7 +276,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # usual photo 4: a wavy spoke's piece joined to a number beside it, two numbers not found). A digit's
         # stroke ends on paper, which no course past it can follow; a line it meets at an angle is a corner,
         # which the course, bending gently, does not take.
-        way = _end_way(points, index, stroke)
+        way = end_way(points, index, stroke)
         if way is not None:
             counted, dark = _followed_ridge(labels, label, strength, silent, points[index], way,
                                             stroke=stroke, level=share * own, steps=int(followed * stroke))
@@ -289,17 +299,6 @@ def _ridge_runs_on(counted: npt.NDArray[np.bool_], dark: npt.NDArray[np.bool_], 
         return False
     return float(dark[counted].mean()) >= along and bool(dark[first].all()) \
         and _longest_run(counted & ~dark) <= 0.5 * stroke
-
-
-def _end_way(points: npt.NDArray[np.float64], index: int, stroke: float) -> npt.NDArray[np.float64] | None:
-    """The direction (a unit vector) in which the stroke of `points` (x, y) runs out at its end
-    `points[index]`: from the middle of its points within 2 strokes of the end; None when that is the
-    end itself."""
-    end = points[index]
-    near = points[np.hypot(points[:, 0] - end[0], points[:, 1] - end[1]) <= 2.0 * stroke]
-    way = end - near.mean(axis=0)
-    norm = float(np.hypot(way[0], way[1]))
-    return way / norm if norm > 0 else None
 
 
 _SHIFT = 0.1
@@ -381,24 +380,6 @@ _ONE_STROKE = 1.6
 """The most ink a single stroke holds along its length, in strokes (a stroke's ink, its blur, its wobble)."""
 
 
-_TOUCH = 0.6
-"""How near the drawn lines' mask a stroke's end must lie to run on into it, in strokes (and a pixel)."""
-
-
-def _ends_near(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, radius: float) -> bool:
-    """Whether both ends of the stroke of `points` (`ends`: the indices of its extremes along its course)
-    have a pixel of `drawn` (non-zero) within `radius` px either way (a square: it takes in every pixel that
-    near)."""
-    height, width = drawn.shape
-    reach = int(np.ceil(radius))
-    for index in ends:
-        x, y = int(points[index, 0]), int(points[index, 1])
-        if not drawn[max(0, y - reach):min(height, y + reach + 1),
-                     max(0, x - reach):min(width, x + reach + 1)].any():
-            return False
-    return True
-
-
 _PALE_GAP = 4.0
 """How near the drawn lines' mask an end of a stroke must lie for its pale course to be followed, in strokes
 (`_pale_course`)."""
@@ -409,15 +390,9 @@ _PALE_REACH = 12.0
 line's next piece and the mask it runs into."""
 
 
-def _an_end_near(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, radius: float) -> bool:
-    """Whether either end of the stroke of `points` (`ends`: the indices of its extremes) has a pixel of
-    `drawn` (non-zero) within `radius` px either way (a square)."""
-    return any(_ends_near(points, (index, index), drawn, radius) for index in ends)
-
-
 def _dark_past(end: npt.NDArray[np.float64], way: npt.NDArray[np.float64] | None, strength: Mask, *,
                stroke: float, level: float) -> bool:
-    """Whether right past a stroke's end `end` (x, y), going `way` (a unit vector, `_end_way`; None: the
+    """Whether right past a stroke's end `end` (x, y), going `way` (a unit vector, `end_way`; None: the
     stroke has no way out there), every step of the first `stroke` px has a sample at least `level` dark in
     `strength`, across half a stroke either way."""
     if way is None:
@@ -461,14 +436,14 @@ def _pale_course(labels: npt.NDArray[np.int32], label: int, strength: Mask, draw
 
 def _joins_drawn(points: npt.NDArray[np.float64], drawn: Mask, *, stroke: float, fringe: int) -> bool:
     """Whether the course of `points` (x, y) is a single stroke at least 3 `stroke`s long that runs on into
-    the drawn lines' mask (`drawn`, non-zero) at both ends, in line with it (`_bridges_drawn`), its ends
+    the drawn lines' mask (`drawn`, non-zero) at both ends, in line with it (`bridges_drawn`), its ends
     `fringe` px further off the mask than a stroke's own (`_pale_course` stops that far off it)."""
     *_, length, _, ends = _stroke_axis(points)
     if length < 3.0 * stroke or len(points) > _ONE_STROKE * stroke * length:
         return False
-    touch = _TOUCH + fringe / stroke
-    return _ends_near(points, ends, drawn, touch * stroke + 1.0) \
-        and _bridges_drawn(points, ends, drawn, stroke=stroke, touch=touch)
+    touch = TOUCH + fringe / stroke
+    return ends_near(points, ends, drawn, touch * stroke + 1.0) \
+        and bridges_drawn(points, ends, drawn, stroke=stroke, touch=touch)
 
 
 class _Axis(NamedTuple):
@@ -505,83 +480,6 @@ def _own_width(blob: npt.NDArray[np.bool_]) -> float:
     distance = cv2.distanceTransform(np.pad(blob, 1).astype(np.uint8), cv2.DIST_L2, 3)
     ridge = (distance > 0) & (distance >= cv2.dilate(distance, np.ones((3, 3), np.uint8)))
     return float(2.0 * np.median(distance[ridge])) if ridge.any() else 0.0
-
-
-def _bridges_drawn(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, *, stroke: float,
-                   reach: float = 4.0, touch: float = _TOUCH, cone: float = 0.5, ahead: float = 0.25) -> bool:
-    """Whether the stroke of `points` (x, y) runs on, past each of its two ends (`ends`: their indices),
-    into the drawn lines' mask (`drawn`, non-zero) going its way: within `reach` strokes of the end there is
-    at least half a stroke's width of mask along that reach, its nearest pixel at most `touch` strokes (and a
-    pixel) from the end, at least `cone` of it within 60 degrees of the end's own direction (from the stroke's
-    last 2 strokes to its end), and on average `ahead` of the reach ahead of the end. A line crossing the
-    end lies across it, and the mask beside a stroke along a line lies level with its end, not ahead."""
-    height, width = drawn.shape
-    radius = reach * stroke
-    for index in ends:
-        end = points[index]
-        way = _end_way(points, index, stroke)
-        if way is None:
-            return False
-        x0, y0 = max(0, int(end[0] - radius)), max(0, int(end[1] - radius))
-        x1, y1 = min(width, int(end[0] + radius) + 1), min(height, int(end[1] + radius) + 1)
-        ys, xs = np.nonzero(drawn[y0:y1, x0:x1])
-        dx, dy = xs + x0 - end[0], ys + y0 - end[1]
-        distance = np.hypot(dx, dy)
-        within = distance <= radius
-        if within.sum() < 0.5 * stroke * radius or float(distance[within].min()) > touch * stroke + 1.0:
-            return False
-        dx, dy, distance = dx[within], dy[within], distance[within]
-        forward = dx * way[0] + dy * way[1]
-        if float((forward >= 0.5 * distance).mean()) < cone or float(forward.mean()) < ahead * radius:
-            return False
-    return True
-
-
-_SAME_LINE = 0.8
-"""How dark the straight runs past a stroke's ends must be, as a share of the stroke's own darkness, for the
-stroke to be a stretch of their line (`_between_straight_runs`)."""
-
-
-def _between_straight_runs(points: npt.NDArray[np.float64], ends: tuple[int, int], straight: Mask,
-                           strength: Mask, *, stroke: float, own: float, reach: float = 4.0) -> bool:
-    """Whether the stroke of `points` (x, y), `own` dark (its median strength), runs on past both its ends
-    (`ends`: their indices) into the straight runs (`straight`, non-zero) in line with it
-    (`_bridges_drawn`), or lies along them touching them at both ends (the line bowing off its straight
-    course: `_drawn_twice`), and those runs within `reach` strokes of each end are at least `_SAME_LINE` as
-    dark as the stroke (their median strength): the same line."""
-    height, width = straight.shape
-    radius = int(np.ceil(reach * stroke))
-    for index in ends:
-        x, y = int(points[index, 0]), int(points[index, 1])
-        y0, y1 = max(0, y - radius), min(height, y + radius + 1)
-        x0, x1 = max(0, x - radius), min(width, x + radius + 1)
-        runs = straight[y0:y1, x0:x1] > 0
-        if not runs.any() or float(np.median(strength[y0:y1, x0:x1][runs])) < _SAME_LINE * own:
-            return False
-    return _bridges_drawn(points, ends, straight, stroke=stroke) \
-        or _drawn_twice(points, ends, straight, stroke=stroke)
-
-
-def _drawn_twice(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, *, stroke: float,
-                 touch: float = 0.25, beside: float = 2.0, share: float = 0.95) -> bool:
-    """Whether the stroke of `points` (x, y) is the second stroke of a line drawn twice: both its ends
-    (`ends`: their indices) at most `touch` strokes and a pixel from the drawn lines' mask (`drawn`,
-    non-zero): touching it, where the two strokes meet; and at least `share` of it within `beside` strokes of
-    the mask, along the first stroke all its length. A digit's stroke lying along a line stands off it at
-    one end at least (`_bridges_drawn`)."""
-    height, width = drawn.shape
-    pad = int(np.ceil(beside * stroke)) + 2
-    x0, y0 = max(0, int(points[:, 0].min()) - pad), max(0, int(points[:, 1].min()) - pad)
-    x1, y1 = min(width, int(points[:, 0].max()) + pad + 1), min(height, int(points[:, 1].max()) + pad + 1)
-    window = drawn[y0:y1, x0:x1]
-    if not window.any():
-        return False
-    distance = cv2.distanceTransform(np.asarray(window == 0, np.uint8), cv2.DIST_L2, 3)
-    xs, ys = points[:, 0].astype(np.int64) - x0, points[:, 1].astype(np.int64) - y0
-    for index in ends:
-        if float(distance[ys[index], xs[index]]) > touch * stroke + 1.0:
-            return False
-    return float(np.mean(distance[ys, xs] <= beside * stroke)) >= share
 
 
 def _longest_run(on: npt.NDArray[np.bool_]) -> int:
