@@ -203,11 +203,12 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
                 return True
     # Decision: a single stroke at least 3 strokes long that runs on past both its ends into the level or
     # upright straight runs of ink (`straight`: lines found straight, which no mask need have given), in line
-    # with it or lying along them touching them at both ends, where those runs are at least `_SAME_LINE` as
-    # dark as the stroke, is a stretch of that line, because where an untraced freehand line bowed off
-    # straight the band of its straight run went on beside the bow, the bow was left as ink, and the runs past
-    # its ends said nothing (they are silent): it was read as a "1" (bench_styles seed 37004 dark and shadow,
-    # zone 18: a whist split no layout gave). A stroke written on squared paper's ruling is darker than it.
+    # with it or lying along them touching them at both ends, where those runs are at least 0.8 as dark as the
+    # stroke (`between_straight_runs`), is a stretch of that line, because where an untraced freehand line
+    # bowed off straight the band of its straight run went on beside the bow, the bow was left as ink, and the
+    # runs past its ends said nothing (they are silent): it was read as a "1" (bench_styles seed 37004 dark
+    # and shadow, zone 18: a whist split no layout gave). A stroke written on squared paper's ruling is
+    # darker than it.
     if straight is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
             and ends_near(points, ends, straight, TOUCH * stroke + 1.0) \
             and between_straight_runs(points, ends, straight, strength, stroke=stroke,
