@@ -1,7 +1,6 @@
 """Stage 4 of reading a photo: how a stroke meets the lines around it, for `_line_pieces`: the way it runs
 out at an end (`end_way`), whether its ends lie near a mask (`ends_near`, `an_end_near`), run on into it in
-line (`bridges_drawn`), into straight runs of ink as dark as itself (`between_straight_runs`), or lie along
-it as a line's second stroke (`drawn_twice`).
+line (`bridges_drawn`), or lie along it as a line's second stroke (`drawn_twice`).
 """
 
 from __future__ import annotations
@@ -10,8 +9,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["TOUCH", "an_end_near", "between_straight_runs", "bridges_drawn", "drawn_twice", "end_way",
-           "ends_near"]
+__all__ = ["TOUCH", "an_end_near", "bridges_drawn", "drawn_twice", "end_way", "ends_near"]
 
 Mask = npt.NDArray[np.uint8]
 
@@ -79,31 +77,6 @@ def bridges_drawn(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn:
         if float((forward >= 0.5 * distance).mean()) < cone or float(forward.mean()) < ahead * radius:
             return False
     return True
-
-
-_SAME_LINE = 0.8
-"""How dark the straight runs past a stroke's ends must be, as a share of the stroke's own darkness, for the
-stroke to be a stretch of their line (`between_straight_runs`)."""
-
-
-def between_straight_runs(points: npt.NDArray[np.float64], ends: tuple[int, int], straight: Mask,
-                           strength: Mask, *, stroke: float, own: float, reach: float = 4.0) -> bool:
-    """Whether the stroke of `points` (x, y), `own` dark (its median strength), runs on past both its ends
-    (`ends`: their indices) into the straight runs (`straight`, non-zero) in line with it
-    (`bridges_drawn`), or lies along them touching them at both ends (the line bowing off its straight
-    course: `drawn_twice`), and those runs within `reach` strokes of each end are at least `_SAME_LINE` as
-    dark as the stroke (their median strength): the same line."""
-    height, width = straight.shape
-    radius = int(np.ceil(reach * stroke))
-    for index in ends:
-        x, y = int(points[index, 0]), int(points[index, 1])
-        y0, y1 = max(0, y - radius), min(height, y + radius + 1)
-        x0, x1 = max(0, x - radius), min(width, x + radius + 1)
-        runs = straight[y0:y1, x0:x1] > 0
-        if not runs.any() or float(np.median(strength[y0:y1, x0:x1][runs])) < _SAME_LINE * own:
-            return False
-    return bridges_drawn(points, ends, straight, stroke=stroke) \
-        or drawn_twice(points, ends, straight, stroke=stroke)
 
 
 def drawn_twice(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, *, stroke: float,

@@ -19,7 +19,6 @@ import numpy.typing as npt
 from sheetscan.vision._line_contacts import (
     TOUCH,
     an_end_near,
-    between_straight_runs,
     bridges_drawn,
     drawn_twice,
     end_way,
@@ -106,14 +105,11 @@ def blob_stats(mask: Mask, labels: npt.NDArray[np.int32], count: int,
 
 def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], strength: Mask, *,
                 stroke: float, silent: Mask | None = None, share: float = 0.5, along: float = 0.8,
-                longest_stroke: float = 20.0, longest: float = 0.2, drawn: Mask | None = None,
-                straight: Mask | None = None) -> npt.NDArray[np.bool_]:
+                longest_stroke: float = 20.0, longest: float = 0.2, drawn: Mask | None = None
+                ) -> npt.NDArray[np.bool_]:
     """Which of the blobs (`labels`, `stats` as cv2.connectedComponentsWithStats gives them) are pieces of a
     line (`without_line_pieces`), by label (the background's entry False). With `drawn` (the drawn lines'
-    mask, non-zero), so is a single stroke that runs on into it past both ends, in line
-    (`bridges_drawn`); with `straight` (the level and upright straight runs of ink, non-zero), so is one
-    that does so into those runs, or lies along them, where they are about as dark as it is
-    (`between_straight_runs`)."""
+    mask, non-zero), so is a single stroke that runs on into it past both ends, in line (`bridges_drawn`)."""
     height, width = labels.shape
     gone = np.zeros(len(stats), dtype=bool)
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
@@ -129,15 +125,14 @@ def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], str
     for label in candidates[candidates > 0]:
         gone[label] = _runs_on_past_an_end(labels, stats, int(label), strength, silent, stroke=stroke,
                                            share=share, along=along, longest_stroke=longest_stroke,
-                                           drawn=drawn, strokes=strokes, straight=straight)
+                                           drawn=drawn, strokes=strokes)
     return gone
 
 
 def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int,
                          strength: Mask, silent: Mask | None, *, stroke: float, share: float,
                          along: float, longest_stroke: float, single: float = 1.5, followed: float = 6.0,
-                         drawn: Mask | None = None, strokes: npt.NDArray[np.bool_] | None = None,
-                         straight: Mask | None = None) -> bool:
+                         drawn: Mask | None = None, strokes: npt.NDArray[np.bool_] | None = None) -> bool:
     """Whether blob `label` is a straight-ish stroke whose course runs on, past one of its ends, as a ridge
     of the strength at least `share` of its own, or is longer than `longest_stroke` strokes: straight-ish,
     or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`).
@@ -201,19 +196,6 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
             if joined is not None and len(joined) > len(points) and _joins_drawn(joined, drawn, stroke=own,
                                                                                  fringe=round(0.5 * own)):
                 return True
-    # Decision: a single stroke at least 3 strokes long that runs on past both its ends into the level or
-    # upright straight runs of ink (`straight`: lines found straight, which no mask need have given), in line
-    # with it or lying along them touching them at both ends, where those runs are at least 0.8 as dark as the
-    # stroke (`between_straight_runs`), is a stretch of that line, because where an untraced freehand line
-    # bowed off straight the band of its straight run went on beside the bow, the bow was left as ink, and the
-    # runs past its ends said nothing (they are silent): it was read as a "1" (bench_styles seed 37004 dark
-    # and shadow, zone 18: a whist split no layout gave). A stroke written on squared paper's ruling is
-    # darker than it.
-    if straight is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
-            and ends_near(points, ends, straight, TOUCH * stroke + 1.0) \
-            and between_straight_runs(points, ends, straight, strength, stroke=stroke,
-                                       own=float(np.median(strength[ys + y, xs + x]))):
-        return True
     if thickness > 2.0 * stroke or length < 3.0 * max(thickness, 1.0):
         return False
     if length >= longest_stroke * stroke:

@@ -334,18 +334,13 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
     labels = np.asarray(found_labels, np.int32)
     middles = Middles(mask, labels, count)
     stroke = middles.width()
-    straight = np.asarray(np.maximum(prepared.level, prepared.upright), np.uint8)
-    silent = straight
+    silent = np.asarray(np.maximum(prepared.level, prepared.upright), np.uint8)
     if drawn is not None:
         around = cv2.dilate(drawn, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * drawn_width + 1,
                                                                               2 * drawn_width + 1)))
         silent = np.asarray(np.maximum(silent, around), np.uint8)
-        # The straight runs of the drawn lines are left to the drawn lines' own rules: a "1" written level
-        # along a drawn line, touching it, lies along its run as along the line (bench photos 1004 and 1020).
-        off_drawn = cv2.compare(around, np.zeros_like(around), cv2.CMP_EQ)
-        straight = np.asarray(cv2.bitwise_and(straight, straight, mask=off_drawn), np.uint8)
     gone = line_pieces(labels, blob_stats(mask, labels, count), prepared.strength, stroke=max(1.0, stroke),
-                       silent=silent, drawn=drawn, straight=straight)
+                       silent=silent, drawn=drawn)
     if not gone.any():
         return mask, stroke
     return np.where(gone[labels], 0, mask).astype(np.uint8), middles.width(gone=gone)
