@@ -46,3 +46,18 @@ def number_of_widths(widths: tuple[int, ...], *, cuts: tuple[tuple[int, ...], ..
     glyph_cuts = (tuple(ways),) if cuts else tuple(((box,),) for box in boxes)
     return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False, image=image,
                        glyph_cuts=glyph_cuts)
+
+
+Box = tuple[int, int, int, int]
+
+
+def cut_token(glyph_cuts: list[list[list[Box]]], height: int, typical: float) -> NumberToken:
+    """A token of the glyphs' ways of cutting (each glyph's first way its first), uniform ink, written
+    `height` px tall by a writer whose typical digit is `typical` px wide."""
+    boxes = tuple(box for cuts in glyph_cuts for box in cuts[0])
+    right = max(x + w for x, _, w, _ in boxes)
+    quad = ((0.0, 0.0), (float(right), 0.0), (float(right), float(height)), (0.0, float(height)))
+    return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False,
+                       glyph_cuts=tuple(tuple(tuple(way) for way in cuts) for cuts in glyph_cuts),
+                       image=NumberImage(gray=np.full((height, right + 2), 200, np.uint8), digit_boxes=boxes),
+                       digit_size=(float(height), typical))

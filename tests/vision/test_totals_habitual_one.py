@@ -9,12 +9,9 @@ which readings are offered and chosen, not the network.
 
 from __future__ import annotations
 
-import numpy as np
-
 from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import NumberImage
-from tests.vision._by_width import ByWidth
+from tests.vision._by_width import ByWidth, cut_token
 
 Box = tuple[int, int, int, int]
 HEIGHT = 40
@@ -32,13 +29,7 @@ READER = ByWidth({9: (1, 0.99), 24: (0, 0.99), 25: (2, 0.99), 30: (4, 0.99), 29:
 
 def _token(glyph_cuts: list[list[list[Box]]]) -> NumberToken:
     """A token of the glyphs' ways of cutting (each glyph's first way its first), uniform ink."""
-    boxes = tuple(box for cuts in glyph_cuts for box in cuts[0])
-    right = max(x + w for x, _, w, _ in boxes)
-    quad = ((0.0, 0.0), (float(right), 0.0), (float(right), float(HEIGHT)), (0.0, float(HEIGHT)))
-    return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False,
-                       glyph_cuts=tuple(tuple(tuple(way) for way in cuts) for cuts in glyph_cuts),
-                       image=NumberImage(gray=np.full((HEIGHT, right + 2), 200, np.uint8), digit_boxes=boxes),
-                       digit_size=(float(HEIGHT), TYPICAL))
+    return cut_token(glyph_cuts, HEIGHT, TYPICAL)
 
 
 def _swallowed(width: int) -> NumberToken:

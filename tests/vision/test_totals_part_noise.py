@@ -10,12 +10,9 @@ which readings the totals choose, not the network.
 
 from __future__ import annotations
 
-import numpy as np
-
 from sheetscan.vision._totals import choose_cuts
 from sheetscan.vision.numbers import NumberToken
-from sheetscan.vision.recognise import NumberImage
-from tests.vision._by_width import ByWidth
+from tests.vision._by_width import ByWidth, cut_token
 
 Box = tuple[int, int, int, int]
 HEIGHT = 40
@@ -31,13 +28,7 @@ READER = ByWidth({27: (3, 1.0), 25: (0, 0.99), 24: (8, 0.99), 18: (6, 0.94), 7: 
 
 def _token(glyph_cuts: list[list[list[Box]]]) -> NumberToken:
     """A token of the glyphs' ways of cutting (each glyph's first way its first), uniform ink."""
-    boxes = tuple(box for cuts in glyph_cuts for box in cuts[0])
-    right = max(x + w for x, _, w, _ in boxes)
-    quad = ((0.0, 0.0), (float(right), 0.0), (float(right), float(HEIGHT)), (0.0, float(HEIGHT)))
-    return NumberToken(zone=0, angle=0, row=0, quad=quad, crossed_out=False,
-                       glyph_cuts=tuple(tuple(tuple(way) for way in cuts) for cuts in glyph_cuts),
-                       image=NumberImage(gray=np.full((HEIGHT, right + 2), 200, np.uint8), digit_boxes=boxes),
-                       digit_size=(float(HEIGHT), TYPICAL))
+    return cut_token(glyph_cuts, HEIGHT, TYPICAL)
 
 
 def _values(sequence: list[NumberToken], reader: ByWidth = READER) -> list[list[int | None]]:
