@@ -182,7 +182,7 @@ def _find_circle(mask: U8, box: tuple[float, float, float, float], height: float
             continue
         (cx, cy), (ax1, ax2), _ = cv2.fitEllipse(points[on_edge])
         r = max(ax1, ax2) / 2 + 1.0  # the hole's edge is the line's inner edge; its middle is further
-        coverage = _circlecoverage(crop, cx, cy, r)
+        coverage = _circle_coverage(crop, cx, cy, r)
         if coverage < 0.6:
             continue
         score = coverage - float(np.hypot(cx - centre[0], cy - centre[1])) / max(right - left, bottom - top)
@@ -194,7 +194,7 @@ def _find_circle(mask: U8, box: tuple[float, float, float, float], height: float
     return cx, cy, r
 
 
-def _circlecoverage(mask: U8, cx: float, cy: float, r: float, samples: int = 90) -> float:
+def _circle_coverage(mask: U8, cx: float, cy: float, r: float, samples: int = 90) -> float:
     """Share of the circle's outline (±3 px) that lies on ink."""
     h, w = mask.shape
     angles = np.linspace(0, 2 * np.pi, samples, endpoint=False)
