@@ -182,10 +182,10 @@ def _find_circle(mask: U8, box: tuple[float, float, float, float], height: float
             continue
         (cx, cy), (ax1, ax2), _ = cv2.fitEllipse(points[on_edge])
         r = max(ax1, ax2) / 2 + 1.0  # the hole's edge is the line's inner edge; its middle is further
-        coverage = _circle_coverage(crop, cx, cy, r)
-        if coverage < 0.6:
+        on_ink = _circle_coverage(crop, cx, cy, r)
+        if on_ink < 0.6:
             continue
-        score = coverage - float(np.hypot(cx - centre[0], cy - centre[1])) / max(right - left, bottom - top)
+        score = on_ink - float(np.hypot(cx - centre[0], cy - centre[1])) / max(right - left, bottom - top)
         if best is None or score > best[0]:
             best = (score, (cx + left, cy + top, r))
     if best is None:
