@@ -19,7 +19,7 @@ from sheetscan.vision._drawn_frame import closed, dashed_candidates, frame_candi
 from sheetscan.vision._frame_choice import apart, choose_frame, frame_inside, grid_cut, without_coloured_side
 from sheetscan.vision._grid_flat import grid_free
 from sheetscan.vision._lines import below, hysteresis, ridges_only
-from sheetscan.vision._quad import FrameCandidate, overrun_sides, refine_quad, side_coverage
+from sheetscan.vision._quad import FrameCandidate, overrun_sides, quad_area, refine_quad, side_coverage
 from sheetscan.vision._rulings import ruled_ways
 
 __all__ = ["CONTRASTS", "find_drawn_frame", "fitted"]
@@ -161,7 +161,7 @@ def _drawn_better(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate
 
 def _area(outline: tuple[FrameCandidate, U8]) -> float:
     """The area (px² of the preview) inside an outline as found."""
-    return float(cv2.contourArea(outline[0].quad.astype(np.float32)))
+    return quad_area(outline[0].quad)
 
 
 def fitted(chosen: tuple[FrameCandidate, U8]) -> F64:

@@ -21,8 +21,8 @@ from sheetscan.vision._lines import (
 )
 
 __all__ = [
-    "FrameCandidate", "find_frames", "order_clockwise", "overrun_sides", "rectangle_aspect", "refine_quad",
-    "ring_ink", "segment_coverage", "side_coverage", "table_sides", "without_rims",
+    "FrameCandidate", "find_frames", "order_clockwise", "overrun_sides", "quad_area", "rectangle_aspect",
+    "refine_quad", "ring_ink", "segment_coverage", "side_coverage", "table_sides", "without_rims",
 ]
 
 
@@ -53,6 +53,11 @@ def order_clockwise(quad: F64) -> F64:
     rel = q - center
     start = int(np.argmax(-(rel[:, 0] + rel[:, 1]) / (np.hypot(rel[:, 0], rel[:, 1]) + 1e-9)))
     return np.roll(q, -start, axis=0)
+
+
+def quad_area(quad: F64) -> float:
+    """The area inside `quad` (its corners in order), in px²."""
+    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _quad_from_hull(hull: F64) -> F64 | None:
@@ -233,7 +238,7 @@ def find_frames(
         if quad is None:
             continue
         quad = order_clockwise(quad)
-        area = float(cv2.contourArea(quad.astype(np.float32)))
+        area = quad_area(quad)
         if area < min_area_share * h * w:
             continue
         if fat is None:
@@ -247,7 +252,7 @@ def find_frames(
                 other = _coverage(fat, by_lines)
                 if min(other) > min(cover):
                     quad, cover = by_lines, other
-                    area = float(cv2.contourArea(quad.astype(np.float32)))
+                    area = quad_area(quad)
         if min(cover) < min_coverage and not touches:
             continue
         # A drawn frame has bare paper on both sides; the paper's edge has the table outside it, a

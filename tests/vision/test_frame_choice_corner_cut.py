@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._frame_choice import choose_frame
-from sheetscan.vision._quad import FrameCandidate
+from sheetscan.vision._quad import FrameCandidate, quad_area
 
 _SHAPE = (600, 800)
 _FRAME = np.array([[120.0, 90.0], [690.0, 110.0], [670.0, 520.0], [100.0, 500.0]])
@@ -16,10 +16,6 @@ _FRAME = np.array([[120.0, 90.0], [690.0, 110.0], [670.0, 520.0], [100.0, 500.0]
 # the bottom-right corner, cutting the top-right corner off.
 _ON_TOP = _FRAME[1] + 0.45 * (_FRAME[0] - _FRAME[1])
 _PART = np.array([_FRAME[0], _ON_TOP, _FRAME[2], _FRAME[3]])
-
-
-def _area(quad: np.ndarray) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _masks() -> tuple[np.ndarray, np.ndarray]:
@@ -42,8 +38,8 @@ def _masks() -> tuple[np.ndarray, np.ndarray]:
 
 def _candidates() -> list[tuple[FrameCandidate, np.ndarray]]:
     outer, own = _masks()
-    return [(FrameCandidate(_PART, 0.97, _area(_PART), ()), own),
-            (FrameCandidate(_FRAME, 1.0, _area(_FRAME), ()), outer)]
+    return [(FrameCandidate(_PART, 0.97, quad_area(_PART), ()), own),
+            (FrameCandidate(_FRAME, 1.0, quad_area(_FRAME), ()), outer)]
 
 
 def test_the_frame_beats_itself_with_a_corner_cut_off_along_a_chord() -> None:
@@ -76,8 +72,8 @@ def test_a_crowded_outline_with_a_corner_pulled_out_along_a_side_is_not_the_fram
     mask = np.zeros(_SHAPE, np.uint8)
     for quad in (_FRAME, pulled):
         cv2.polylines(mask, [np.round(quad).astype(np.int32)], True, 255, 3)
-    frame = FrameCandidate(_FRAME, 1.0, _area(_FRAME), ())
-    again = FrameCandidate(_FRAME + 1.0, 1.0, _area(_FRAME), ())
-    merged = FrameCandidate(pulled, 1.0, _area(pulled), (), crowded=True)
+    frame = FrameCandidate(_FRAME, 1.0, quad_area(_FRAME), ())
+    again = FrameCandidate(_FRAME + 1.0, 1.0, quad_area(_FRAME), ())
+    merged = FrameCandidate(pulled, 1.0, quad_area(pulled), (), crowded=True)
     paper = np.full(_SHAPE, 210, np.uint8)
     assert choose_frame([(frame, mask), (again, mask), (merged, mask)], paper)[0] is frame

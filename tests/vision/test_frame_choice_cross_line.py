@@ -7,14 +7,10 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._frame_choice import choose_frame
-from sheetscan.vision._quad import FrameCandidate
+from sheetscan.vision._quad import FrameCandidate, quad_area
 
 _SHAPE = (600, 800)
 _FRAME = np.array([[120.0, 90.0], [690.0, 110.0], [670.0, 520.0], [100.0, 500.0]])
-
-
-def _area(quad: np.ndarray) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _on_side(quad: np.ndarray, a: int, b: int, t: float) -> np.ndarray:
@@ -43,9 +39,9 @@ def test_the_frame_beats_its_lower_part_seen_at_more_levels() -> None:
     cut = _cut()
     part = np.array([cut[0], cut[1], _FRAME[2], _FRAME[3]])
     mask = _sheet(cut)
-    whole = FrameCandidate(_FRAME, 1.0, _area(_FRAME), (), crowded=True)
-    lower = FrameCandidate(part, 1.0, _area(part), ())
-    lower_again = FrameCandidate(part + 1.0, 1.0, _area(part), ())
+    whole = FrameCandidate(_FRAME, 1.0, quad_area(_FRAME), (), crowded=True)
+    lower = FrameCandidate(part, 1.0, quad_area(part), ())
+    lower_again = FrameCandidate(part + 1.0, 1.0, quad_area(part), ())
     assert choose_frame([(lower, mask), (lower_again, mask), (whole, mask)])[0] is whole
 
 
@@ -55,9 +51,9 @@ def test_an_outline_around_the_frame_with_bare_paper_between_is_not_the_frame() 
     cut = _cut()
     part = np.array([cut[0], cut[1], _FRAME[2], _FRAME[3]])
     mask = _sheet(cut, rest=False)
-    whole = FrameCandidate(_FRAME, 1.0, _area(_FRAME), (), crowded=True)
-    lower = FrameCandidate(part, 1.0, _area(part), ())
-    lower_again = FrameCandidate(part + 1.0, 1.0, _area(part), ())
+    whole = FrameCandidate(_FRAME, 1.0, quad_area(_FRAME), (), crowded=True)
+    lower = FrameCandidate(part, 1.0, quad_area(part), ())
+    lower_again = FrameCandidate(part + 1.0, 1.0, quad_area(part), ())
     assert choose_frame([(lower, mask), (lower_again, mask), (whole, mask)])[0] is lower
 
 
@@ -73,9 +69,9 @@ def test_a_frame_inside_a_slightly_bigger_outline_its_sides_run_on_to_stays_the_
         cv2.polylines(mask, [np.round(quad).astype(np.int32)], True, 255, 3)
     for a, b in zip(_FRAME, outer, strict=True):
         cv2.line(mask, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), 255, 3)
-    frame = FrameCandidate(_FRAME, 1.0, _area(_FRAME), ())
-    again = FrameCandidate(_FRAME + 1.0, 1.0, _area(_FRAME), ())
-    bigger = FrameCandidate(outer, 1.0, _area(outer), ())
+    frame = FrameCandidate(_FRAME, 1.0, quad_area(_FRAME), ())
+    again = FrameCandidate(_FRAME + 1.0, 1.0, quad_area(_FRAME), ())
+    bigger = FrameCandidate(outer, 1.0, quad_area(outer), ())
     assert choose_frame([(frame, mask), (again, mask), (bigger, mask)])[0] is frame
 
 
@@ -84,9 +80,9 @@ def _narrow_band() -> tuple[FrameCandidate, FrameCandidate, FrameCandidate, np.n
     seen twice; and the lines' mask."""
     cut = np.array([_on_side(_FRAME, 0, 3, 0.12), _on_side(_FRAME, 1, 2, 0.12)])
     part = np.array([cut[0], cut[1], _FRAME[2], _FRAME[3]])
-    whole = FrameCandidate(_FRAME, 1.0, _area(_FRAME), ())
-    lower = FrameCandidate(part, 1.0, _area(part), ())
-    return whole, lower, FrameCandidate(part + 1.0, 1.0, _area(part), ()), _sheet(cut)
+    whole = FrameCandidate(_FRAME, 1.0, quad_area(_FRAME), ())
+    lower = FrameCandidate(part, 1.0, quad_area(part), ())
+    return whole, lower, FrameCandidate(part + 1.0, 1.0, quad_area(part), ()), _sheet(cut)
 
 
 def test_the_frame_beats_its_part_below_a_narrow_whist_band_seen_at_more_levels() -> None:
@@ -119,7 +115,7 @@ def test_a_frame_stays_inside_an_outline_that_differs_from_it_at_one_corner() ->
     mask = np.zeros(_SHAPE, np.uint8)
     for quad in (_FRAME, outer):
         cv2.polylines(mask, [np.round(quad).astype(np.int32)], True, 255, 3)
-    frame = FrameCandidate(_FRAME, 1.0, _area(_FRAME), ())
-    again = FrameCandidate(_FRAME + 1.0, 1.0, _area(_FRAME), ())
-    bigger = FrameCandidate(outer, 1.0, _area(outer), ())
+    frame = FrameCandidate(_FRAME, 1.0, quad_area(_FRAME), ())
+    again = FrameCandidate(_FRAME + 1.0, 1.0, quad_area(_FRAME), ())
+    bigger = FrameCandidate(outer, 1.0, quad_area(outer), ())
     assert choose_frame([(frame, mask), (again, mask), (bigger, mask)])[0] is frame

@@ -14,17 +14,13 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._frame_choice import choose_frame
-from sheetscan.vision._quad import FrameCandidate, side_coverage
+from sheetscan.vision._quad import FrameCandidate, quad_area, side_coverage
 
 _SHAPE = (750, 1000)
 _PAPER = np.array([[240.0, 200.0], [740.0, 178.0], [860.0, 545.0], [160.0, 620.0]])
 _FRAME = np.array([[228.0, 205.0], [738.0, 182.0], [847.0, 519.0], [200.0, 562.0]])
 # Closed along the long diagonal line from near the frame's bottom-left to its top-right corner.
 _SLIVER = np.array([[207.0, 507.0], [738.0, 182.0], [847.0, 519.0], [203.0, 559.0]])
-
-
-def _area(quad: np.ndarray) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _sheet_ink(gap: tuple[float, float]) -> np.ndarray:
@@ -53,13 +49,14 @@ def _paper_ink() -> np.ndarray:
 def _candidates(levels: int) -> list[tuple[FrameCandidate, np.ndarray]]:
     """The paper's crowded outline, the sliver seen whole at one level and the frame seen at `levels`
     levels, its top side faded over about a seventh of its length at each."""
-    paper = FrameCandidate(quad=_PAPER, coverage=1.0, area=_area(_PAPER), touches=(), crowded=True)
-    sliver = FrameCandidate(quad=_SLIVER, coverage=0.92, area=_area(_SLIVER), touches=())
+    paper = FrameCandidate(quad=_PAPER, coverage=1.0, area=quad_area(_PAPER), touches=(), crowded=True)
+    sliver = FrameCandidate(quad=_SLIVER, coverage=0.92, area=quad_area(_SLIVER), touches=())
     found = [(paper, _paper_ink()), (sliver, _sheet_ink((0.2, 0.3)))]
     for gap in [(0.2, 0.36), (0.2, 0.34)][:levels]:
         ink = _sheet_ink(gap)
         coverage = min(side_coverage(ink, _FRAME, tolerance=4.0))
-        found.append((FrameCandidate(quad=_FRAME, coverage=coverage, area=_area(_FRAME), touches=()), ink))
+        frame = FrameCandidate(quad=_FRAME, coverage=coverage, area=quad_area(_FRAME), touches=())
+        found.append((frame, ink))
     return found
 
 

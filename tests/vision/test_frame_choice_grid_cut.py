@@ -9,7 +9,7 @@ import numpy as np
 
 from sheetscan.vision._arrays import F64, U8, f64
 from sheetscan.vision._frame_choice import grid_cut
-from sheetscan.vision._quad import FrameCandidate, bare_share
+from sheetscan.vision._quad import FrameCandidate, bare_share, quad_area
 
 SIZE = 600
 
@@ -19,7 +19,7 @@ def _quad(x0: int, y0: int, x1: int, y1: int) -> F64:
 
 
 def _candidate(quad: F64) -> FrameCandidate:
-    area = float(cv2.contourArea(quad.astype(np.float32)))
+    area = quad_area(quad)
     return FrameCandidate(quad, 1.0, area, (), crowded=False)
 
 

@@ -14,16 +14,12 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._frame_choice import choose_frame
-from sheetscan.vision._quad import FrameCandidate
+from sheetscan.vision._quad import FrameCandidate, quad_area
 
 _SHAPE = (750, 1000)
 _FRAME = np.array([[335.0, 118.0], [714.0, 178.0], [686.0, 670.0], [295.0, 645.0]])
 # The margin and a ruling with the frame's right and bottom sides: over the frame's top-left corner.
 _MARGIN = np.array([[310.0, 147.0], [745.0, 211.0], [705.0, 632.0], [278.0, 650.0]])
-
-
-def _area(quad: np.ndarray) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _frame_ink() -> np.ndarray:
@@ -55,12 +51,12 @@ def _margin_ink() -> np.ndarray:
 def _candidates(crowded_levels: int) -> list[tuple[FrameCandidate, np.ndarray]]:
     """The margin's outline, the frame seen clean at one level and, a few px off, crowded at
     `crowded_levels` more."""
-    margin = FrameCandidate(quad=_MARGIN, coverage=1.0, area=_area(_MARGIN), touches=(), crowded=True)
-    frame = FrameCandidate(quad=_FRAME, coverage=1.0, area=_area(_FRAME), touches=())
+    margin = FrameCandidate(quad=_MARGIN, coverage=1.0, area=quad_area(_MARGIN), touches=(), crowded=True)
+    frame = FrameCandidate(quad=_FRAME, coverage=1.0, area=quad_area(_FRAME), touches=())
     found = [(margin, _margin_ink()), (frame, _frame_ink())]
     for k in range(crowded_levels):
         quad = _FRAME + np.array([4.0 - 2 * k, 4.0])
-        found.append((FrameCandidate(quad=quad, coverage=1.0, area=_area(quad), touches=(), crowded=True),
+        found.append((FrameCandidate(quad=quad, coverage=1.0, area=quad_area(quad), touches=(), crowded=True),
                       _crowded_ink()))
     return found
 
@@ -104,9 +100,9 @@ def test_a_part_seen_crowded_within_the_frame_does_not_count_for_the_part() -> N
     # The frame seen whole at three levels; its part closed off by the shadow's edge seen clean at one
     # and crowded at another. The crowded one lies within the frame: it does not add to the part's
     # levels, and the frame is kept (bench_styles seed 37000, shadow, photo 5).
-    whole = [(FrameCandidate(quad=_WHOLE + k, coverage=1.0, area=_area(_WHOLE), touches=()), _shaded_ink())
-             for k in range(3)]
-    part = [(FrameCandidate(quad=_PART, coverage=1.0, area=_area(_PART), touches=(), crowded=crowded),
+    whole = [(FrameCandidate(quad=_WHOLE + k, coverage=1.0, area=quad_area(_WHOLE), touches=()),
+              _shaded_ink()) for k in range(3)]
+    part = [(FrameCandidate(quad=_PART, coverage=1.0, area=quad_area(_PART), touches=(), crowded=crowded),
              _part_ink(crowded)) for crowded in (True, False)]
     chosen = choose_frame([part[0], *whole, part[1]])
     assert np.allclose(chosen[0].quad, _WHOLE, atol=3.0)

@@ -13,17 +13,13 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._frame_choice import choose_frame
-from sheetscan.vision._quad import FrameCandidate
+from sheetscan.vision._quad import FrameCandidate, quad_area
 
 _SHAPE = (750, 1000)
 _FRAME = np.array([[150.0, 150.0], [800.0, 120.0], [820.0, 600.0], [170.0, 620.0]])
 # The mesh's outline: bigger than the frame, its right side cut short so that the frame's right
 # corners lie 30 px outside it.
 _MESH = np.array([[80.0, 80.0], [770.0, 60.0], [790.0, 680.0], [100.0, 700.0]])
-
-
-def _area(quad: np.ndarray) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _frame_ink() -> np.ndarray:
@@ -59,8 +55,8 @@ def _mesh_ink(pitch: int | None) -> np.ndarray:
 
 
 def _candidates(pitch: int | None) -> list[tuple[FrameCandidate, np.ndarray]]:
-    frame = FrameCandidate(quad=_FRAME, coverage=1.0, area=_area(_FRAME), touches=())
-    mesh = FrameCandidate(quad=_MESH, coverage=1.0, area=_area(_MESH), touches=(), crowded=True)
+    frame = FrameCandidate(quad=_FRAME, coverage=1.0, area=quad_area(_FRAME), touches=())
+    mesh = FrameCandidate(quad=_MESH, coverage=1.0, area=quad_area(_MESH), touches=(), crowded=True)
     return [(mesh, _mesh_ink(pitch)), (frame, _frame_ink())]
 
 

@@ -13,17 +13,13 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._frame_choice import _mesh_cut_off, choose_frame
-from sheetscan.vision._quad import FrameCandidate
+from sheetscan.vision._quad import FrameCandidate, quad_area
 
 _SHAPE = (600, 800)
 _FRAME = np.array([[100.0, 100.0], [500.0, 100.0], [500.0, 400.0], [100.0, 400.0]])
 # The frame's top and bottom sides run on to x = 600, where a line parallel to its right side closes
 # the bigger outline.
 _BIGGER = np.array([[100.0, 100.0], [600.0, 100.0], [600.0, 400.0], [100.0, 400.0]])
-
-
-def _area(quad: np.ndarray) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _masks(pitch: tuple[int, int] | None, rulings: int) -> tuple[np.ndarray, np.ndarray]:
@@ -46,8 +42,8 @@ def _masks(pitch: tuple[int, int] | None, rulings: int) -> tuple[np.ndarray, np.
 
 
 def _choose(own: np.ndarray, outer: np.ndarray) -> np.ndarray:
-    candidates = [(FrameCandidate(_FRAME, 1.0, _area(_FRAME), ()), own),
-                  (FrameCandidate(_BIGGER, 1.0, _area(_BIGGER), ()), outer)]
+    candidates = [(FrameCandidate(_FRAME, 1.0, quad_area(_FRAME), ()), own),
+                  (FrameCandidate(_BIGGER, 1.0, quad_area(_BIGGER), ()), outer)]
     paper = np.full(_SHAPE, 210, np.uint8)  # paper beyond both outlines' right sides
     return choose_frame(candidates, paper)[0].quad
 
@@ -57,7 +53,7 @@ def test_an_outline_closed_over_the_grid_is_not_the_frame() -> None:
     # 1.5 % of the outline's size, 5.8 px, from a line everywhere): the grid lines "bridge" the frame's
     # corners to the bigger outline's, which was taken by the chord rule.
     own, outer = _masks((10, 10), 0)
-    assert _mesh_cut_off(_FRAME, (FrameCandidate(_BIGGER, 1.0, _area(_BIGGER), ()), outer))
+    assert _mesh_cut_off(_FRAME, (FrameCandidate(_BIGGER, 1.0, quad_area(_BIGGER), ()), outer))
     assert np.array_equal(_choose(own, outer), _FRAME)
 
 
@@ -65,5 +61,5 @@ def test_an_outline_closed_over_a_whist_band_on_lined_paper_is_the_frame() -> No
     # The same outlines with only rulings (20 px apart) in the part cut off: bare paper between them, a
     # whist band of the frame cut off by a line across it, so the bigger outline is the frame.
     own, outer = _masks(None, 20)
-    assert not _mesh_cut_off(_FRAME, (FrameCandidate(_BIGGER, 1.0, _area(_BIGGER), ()), outer))
+    assert not _mesh_cut_off(_FRAME, (FrameCandidate(_BIGGER, 1.0, quad_area(_BIGGER), ()), outer))
     assert np.array_equal(_choose(own, outer), _BIGGER)

@@ -8,17 +8,13 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._frame_choice import choose_frame
-from sheetscan.vision._quad import FrameCandidate
+from sheetscan.vision._quad import FrameCandidate, quad_area
 
 _SHAPE = (600, 800)
 _FRAME = np.array([[120.0, 90.0], [520.0, 110.0], [500.0, 520.0], [100.0, 500.0]])
 # The paper closed over the frame: the frame's top and bottom sides run on along rulings to the paper's
 # right edge. Its left corners are the frame's, found 4 px further in at their level.
 _BIGGER = np.array([[124.0, 93.0], [700.0, 122.0], [680.0, 530.0], [104.0, 497.0]])
-
-
-def _area(quad: np.ndarray) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def test_a_frame_beats_the_paper_closed_over_it_sharing_its_corners_a_few_px_off() -> None:
@@ -36,7 +32,7 @@ def test_a_frame_beats_the_paper_closed_over_it_sharing_its_corners_a_few_px_off
             cv2.line(outer, start, end, 255, 1 if k else 3)
     own = np.zeros(_SHAPE, np.uint8)
     cv2.polylines(own, [np.round(_FRAME).astype(np.int32)], True, 255, 3)
-    frame = FrameCandidate(_FRAME, 1.0, _area(_FRAME), ())
-    bigger = FrameCandidate(_BIGGER, 1.0, _area(_BIGGER), ())
+    frame = FrameCandidate(_FRAME, 1.0, quad_area(_FRAME), ())
+    bigger = FrameCandidate(_BIGGER, 1.0, quad_area(_BIGGER), ())
     chosen = choose_frame([(bigger, outer), (frame, own)])
     assert chosen[0] is frame

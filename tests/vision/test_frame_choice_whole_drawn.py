@@ -13,7 +13,7 @@ import numpy as np
 
 from sheetscan.vision._arrays import F64, U8, f64
 from sheetscan.vision._frame_choice import choose_frame
-from sheetscan.vision._quad import FrameCandidate, side_coverage
+from sheetscan.vision._quad import FrameCandidate, quad_area, side_coverage
 
 _FRAME = f64([[200, 100], [700, 100], [700, 600], [200, 600]])
 # Reaches past the frame's top-right corner and closes along a chord (a spoke) from there to a point
@@ -34,7 +34,7 @@ def _drawn(quad: F64, gap: bool) -> U8:
 def _candidate(quad: F64, gap: bool) -> tuple[FrameCandidate, U8]:
     mask = _drawn(quad, gap)
     coverage = min(side_coverage(mask, quad, tolerance=2.0))
-    area = float(cv2.contourArea(quad.astype(np.float32)))
+    area = quad_area(quad)
     return FrameCandidate(quad, coverage, area, ()), mask
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from sheetscan.vision._frame_search import _drawn_better, _on_step
 from sheetscan.vision._paper import paper_box
-from sheetscan.vision._quad import FrameCandidate
+from sheetscan.vision._quad import FrameCandidate, quad_area
 from sheetscan.vision.photo import Photo, load_photo
 from sheetscan.vision.sheet import _FAR_FIRST
 
@@ -40,7 +40,7 @@ def _ratio() -> np.ndarray:
 
 def _outline(quad: np.ndarray, ratio: np.ndarray) -> tuple[FrameCandidate, np.ndarray]:
     mask = np.where(ratio < 0.78, 255, 0).astype(np.uint8)
-    area = float(cv2.contourArea(quad.astype(np.float32)))
+    area = quad_area(quad)
     return FrameCandidate(quad=quad, coverage=1.0, area=area, touches=()), mask
 
 

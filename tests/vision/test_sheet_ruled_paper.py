@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._frame_choice import choose_frame
-from sheetscan.vision._quad import FrameCandidate
+from sheetscan.vision._quad import FrameCandidate, quad_area
 from sheetscan.vision.photo import load_photo
 from sheetscan.vision.sheet import find_sheet
 
@@ -56,10 +56,6 @@ _RIM = np.array([[60.0, 40.0], [740.0, 30.0], [750.0, 570.0], [50.0, 560.0]])
 _DRAWN = np.array([[130.0, 110.0], [670.0, 100.0], [680.0, 500.0], [120.0, 490.0]])
 
 
-def _area(quad: np.ndarray) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
-
-
 def _grid_dots(mask: np.ndarray, step: int) -> None:
     """Squared paper's grid seen at a faint level: a dot (2 × 2 px) where its lines cross."""
     for y in range(45, 560, step):
@@ -78,8 +74,8 @@ def test_the_grid_between_a_frame_and_the_paper_rim_does_not_join_them() -> None
     cv2.polylines(faint, [_DRAWN.astype(np.int32)], True, 255, 2)
     clean = np.zeros(_SHAPE, np.uint8)
     cv2.polylines(clean, [_DRAWN.astype(np.int32)], True, 255, 2)
-    rim = FrameCandidate(_RIM, 1.0, _area(_RIM), ())
-    frame = FrameCandidate(_DRAWN, 1.0, _area(_DRAWN), ())
+    rim = FrameCandidate(_RIM, 1.0, quad_area(_RIM), ())
+    frame = FrameCandidate(_DRAWN, 1.0, quad_area(_DRAWN), ())
     assert choose_frame([(rim, faint), (frame, clean)])[0] is frame
 
 
@@ -91,8 +87,8 @@ def test_sides_running_on_to_a_bigger_outline_still_join_it() -> None:
     cv2.polylines(lines, [_DRAWN.astype(np.int32)], True, 255, 2)
     for a, b in zip(_DRAWN, _RIM, strict=True):
         cv2.line(lines, _pt(a), _pt(b), 255, 2)
-    rim = FrameCandidate(_RIM, 1.0, _area(_RIM), ())
-    frame = FrameCandidate(_DRAWN, 1.0, _area(_DRAWN), ())
+    rim = FrameCandidate(_RIM, 1.0, quad_area(_RIM), ())
+    frame = FrameCandidate(_DRAWN, 1.0, quad_area(_DRAWN), ())
     assert choose_frame([(rim, lines), (frame, lines.copy())])[0] is rim
 
 
@@ -108,7 +104,7 @@ def test_a_frame_whose_sides_run_on_only_in_its_own_ink_is_not_lost_to_its_part(
     part = np.array([cut[0], cut[1], _DRAWN[2], _DRAWN[3]])
     part_ink = np.zeros(_SHAPE, np.uint8)
     cv2.polylines(part_ink, [part.astype(np.int32)], True, 255, 2)
-    frame = FrameCandidate(_DRAWN, 1.0, _area(_DRAWN), ())
-    lower = FrameCandidate(part, 1.0, _area(part), ())
-    assert _area(part) > 0.5 * _area(_DRAWN)
+    frame = FrameCandidate(_DRAWN, 1.0, quad_area(_DRAWN), ())
+    lower = FrameCandidate(part, 1.0, quad_area(part), ())
+    assert quad_area(part) > 0.5 * quad_area(_DRAWN)
     assert choose_frame([(frame, frame_ink), (lower, part_ink)])[0] is frame
