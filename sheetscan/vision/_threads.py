@@ -1,7 +1,8 @@
 """Work that needs nothing from what the caller does next, run in a second thread meanwhile.
 
 OpenCV and numpy let go of the GIL inside their loops, so two such pieces of a scan share the two cores
-of a small server. One pool for the process: a thread is started once, not once a photo.
+of a small server. One pool for the process: a thread is started once, not once a photo. Where the pool
+keeps both cores busy, OpenCV's own worker threads are only in the way (`opencv_unthreaded`).
 """
 
 from __future__ import annotations
@@ -69,9 +70,9 @@ def opencv_unthreaded() -> Iterator[None]:
     Decision: for the stages after the sheet is found, because there this pool already keeps both cores
     busy, and OpenCV's own worker threads, started and waited for on every call with a parallel loop
     (its waits spin), took CPU from it: on bench seed 1000 (8 photos, each read both ways in turn in one
-    process, process CPU on a loaded machine) a photo took 1.571 s of CPU with them off after `find_sheet`
-    against 1.663 s with them on (two rounds; one more round: 1.428 against 1.434 s), every reading the
-    same. Decoding and finding the sheet, the floor of any reading, keep
+    process, process CPU on a loaded machine; six rounds in three runs) a photo took 1.532 s of CPU with
+    them off after `find_sheet` against 1.627 s with them on (the runs: 1.428 / 1.434, 1.571 / 1.663,
+    1.540 / 1.657 s), every reading the same. Decoding and finding the sheet, the floor of any reading, keep
     OpenCV's threads: there one thread of ours does most of the work.
     """
     global _unthreaded, _opencv_threads
