@@ -72,8 +72,9 @@ def opencv_unthreaded() -> Iterator[None]:
     (its waits spin), took CPU from it: on bench seed 1000 (8 photos, each read both ways in turn in one
     process, process CPU on a loaded machine; six rounds in three runs) a photo took 1.532 s of CPU with
     them off after `find_sheet` against 1.627 s with them on (the runs: 1.428 / 1.434, 1.571 / 1.663,
-    1.540 / 1.657 s), every reading the same. Decoding and finding the sheet, the floor of any reading, keep
-    OpenCV's threads: there one thread of ours does most of the work.
+    1.540 / 1.657 s), and on its photos 8-15 (two rounds) 1.297 s against 1.387 s, every reading the
+    same. Decoding and finding the sheet, the floor of any reading, keep OpenCV's threads: there one
+    thread of ours does most of the work.
     """
     global _unthreaded, _opencv_threads
     with _lock:
