@@ -105,6 +105,8 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
         new_scores: list[float] = []
         new_before: list[int | None] = []
         new_which: list[int] = []
+        by_last = _by_last(scores, before)
+        best_from: dict[int | None, tuple[float, int]] = {}  # the best state before, by this option's first
         for index, (option, mine) in enumerate(zip(choices[current], values, strict=True)):
             if not mine:
                 for i, (score, last) in enumerate(zip(scores, before, strict=True)):
@@ -114,18 +116,10 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
                     new_which.append(index)
                 continue
             first = mine[0]
-            best, argument = -math.inf, 0
-            for i, (score, last) in enumerate(zip(scores, before, strict=True)):
-                if first is not None and last is not None:
-                    move = sign * (first - last)
-                    cost = costs.get(move)
-                    if cost is None:
-                        cost = costs[move] = step_cost(move, penalty, usual=usual)
-                    total = score - cost
-                else:
-                    total = score - 0.0
-                if i == 0 or total > best:
-                    best, argument = total, i
+            found = best_from.get(first)
+            if found is None:
+                found = best_from[first] = _best_before(by_last, first, sign, costs, penalty, usual)
+            best, argument = found
             arguments.append(argument)
             new_scores.append(best + option[1] - steps_cost(mine, sign, penalty, usual))
             new_before.append(mine[-1])
@@ -140,6 +134,48 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
         if position > 0:
             k = back[position - 1][k]
     return total, picks
+
+
+def _by_last(scores: list[float], before: list[int | None]) -> dict[int | None, list[tuple[float, int]]]:
+    """The states (score, index) grouped by the last value each leaves, best score first (the earlier
+    state first among equals): a step's cost depends on that value alone."""
+    groups: dict[int | None, list[tuple[float, int]]] = {}
+    for i, (score, last) in enumerate(zip(scores, before, strict=True)):
+        groups.setdefault(last, []).append((score, i))
+    for members in groups.values():
+        if len(members) > 1:
+            members.sort(key=lambda member: (-member[0], member[1]))
+    return groups
+
+
+def _best_before(by_last: dict[int | None, list[tuple[float, int]]], first: int | None, sign: int,
+                 costs: dict[int, float], penalty: float, usual: float) -> tuple[float, int]:
+    """The best (score less the step's cost) of the states before an option whose first value is
+    `first`, and the earliest state that reaches it: the same as trying every state in order and
+    keeping the first best, since a group's states share the step's cost.
+
+    Decision: each state's total is still its own score less the cost, because two scores a rounding
+    apart may come out equal with the cost taken off (subtraction rounds monotonically, so within a
+    group the states that reach the group's best are its first few, best first): the earliest of those
+    is the one the state-by-state search kept."""
+    best, argument = -math.inf, -1
+    for last, members in by_last.items():
+        if first is not None and last is not None:
+            move = sign * (first - last)
+            cost = costs.get(move)
+            if cost is None:
+                cost = costs[move] = step_cost(move, penalty, usual=usual)
+        else:
+            cost = 0.0
+        total = members[0][0] - cost
+        earliest = members[0][1]
+        for score, i in members[1:]:
+            if score - cost != total:
+                break
+            earliest = min(earliest, i)
+        if argument < 0 or total > best or (total == best and earliest < argument):
+            best, argument = total, earliest
+    return best, argument
 
 
 def step_cost(step: int, penalty: float, *, usual: float = USUAL_STEP) -> float:
