@@ -89,7 +89,7 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
         # a frame whole on the ridges the paper's own outline (its rim dark against the shadowed table)
         # is the larger one (seed 17000, shadow, photo 2, zones 0 %).
         if again is not None and votes(again[0], [chosen[0]], max(dark.shape)) == 0 \
-                and _drawn_better(again, chosen, ratio("min"), ridge_ratio("min"), max(dark.shape)):
+                and _drawn_better(again, chosen, ratio("min"), ridge_ratio("min"), dark):
             chosen = again
     # Decision: where no level showed an outline drawn whole, the search is made once more on the ratios
     # with squared paper's printed grid divided out (`grid_free`), and an outline drawn whole found there
@@ -139,18 +139,19 @@ def _on_step(chosen: tuple[FrameCandidate, U8], ratio: NDArray[np.float32], ridg
 
 
 def _drawn_better(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate, U8],
-                  ratio: NDArray[np.float32], ridged: NDArray[np.float32], size: int) -> bool:
+                  ratio: NDArray[np.float32], ridged: NDArray[np.float32], dark: U8) -> bool:
     """Whether the outline `again`'s weakest side is drawn better than `chosen`'s, or as well where `again`
     is the larger and a side of `chosen` runs along a step in the light (over `_STEP_SIDE` of it on the
     pixels `ridges_only` told back to paper: `ridged` above `ratio`). A side is drawn by the share of it
-    in ink at `_RIDGE_INK` on `ridged`, measured on the outlines as fitted to their lines (`fitted`)."""
+    in ink at `_RIDGE_INK` on `ridged`, measured on the outlines as fitted to their lines (`fitted`);
+    `dark` is the preview's grey."""
     # Decision: the outlines as fitted, because an outline's corners as found lie on the outside of its
     # lines' blob (a frame whose sides run on past its corners: seen 10 px of the 1000 px preview off
     # its lines, its sides then "undrawn": bench_styles seed 17000, shadow, photo 2, 0.05 -> 1.0).
     ink = below(ridged, _RIDGE_INK)
-    tolerance = _side_tolerance(size)
-    weakest_again = min(side_coverage(ink, fitted(again), tolerance=tolerance))
-    weakest_chosen = min(side_coverage(ink, fitted(chosen), tolerance=tolerance))
+    tolerance = _side_tolerance(max(dark.shape))
+    weakest_again = min(side_coverage(ink, fitted(again, dark), tolerance=tolerance))
+    weakest_chosen = min(side_coverage(ink, fitted(chosen, dark), tolerance=tolerance))
     if weakest_again != weakest_chosen:
         return weakest_again > weakest_chosen
     if _area(again) <= _area(chosen):
@@ -164,11 +165,12 @@ def _area(outline: tuple[FrameCandidate, U8]) -> float:
     return quad_area(outline[0].quad)
 
 
-def fitted(chosen: tuple[FrameCandidate, U8]) -> F64:
-    """The outline's corners fitted to the ink of its level (`refine_quad`), as `sheet._from_drawn_frame` fits
-    them (an outline running off the preview as it was found)."""
+def fitted(chosen: tuple[FrameCandidate, U8], dark: U8) -> F64:
+    """The outline's corners fitted to the ink of its level (`refine_quad`, kept off the paper's edge seen
+    in `dark`, the grey of the preview it was found in), as `sheet._from_drawn_frame` fits them (an
+    outline running off the preview as it was found)."""
     best, mask = chosen
-    return best.quad if best.touches else refine_quad(mask, best.quad, band=_fit_band(mask))
+    return best.quad if best.touches else refine_quad(mask, best.quad, band=_fit_band(mask), gray=dark)
 
 
 def _fit_band(mask: U8) -> float:
