@@ -204,13 +204,16 @@ _STEP_NEAR = 0.02
 
 
 def _grid_border(outline: tuple[FrameCandidate, U8]) -> bool:
-    """Whether `outline` is crowded (over a fifth ink) and the ink it was found in repeats at one pitch
-    both ways inside it (a printed grid seen as a mesh)."""
-    # Decision: crowded too, because a drawn frame's own nested lines and columns of writing come near
-    # the repeat's bar (autocorrelation up to 0.56 one way and 0.43 both ways, whole outlines on the 36
-    # squared-paper photos of seeds 26000-28000 in 6 styles), while the grids' borders there were
-    # 0.53-0.82 both ways and crowded.
-    return outline[0].crowded and ruled_ways(outline[1], outline[0].quad) == 2
+    """Whether the ink `outline` was found in repeats at one pitch both ways inside it (a printed grid seen
+    as a mesh)."""
+    # Decision: crowded or not (over a fifth ink, asked until the twenty-second session), because a grid
+    # whose lines fade where the light is brightest, or with a pitch over seven of its lines' widths,
+    # leaves under a fifth of its border's inside in ink (bench_styles seed 35000, photo 1: 0.17 in the
+    # brightest channel, the grid's border taken for the sheet in usual, glare, thin and shadow,
+    # 186-1397 px off), while the drawn frames' whole outlines on the squared-paper photos of seeds
+    # 26000-28000 came to the repeat's bar one way at most (autocorrelation up to 0.56 one way and 0.43
+    # both ways; the grids' borders 0.53-0.82 both ways).
+    return ruled_ways(outline[1], outline[0].quad) == 2
 
 
 def _over_border(frame: FrameCandidate, border: FrameCandidate) -> bool:
@@ -267,15 +270,17 @@ def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, bu
             break  # three ink levels agree on one fully drawn outline: enough
     size = max(dark.shape)
     wholes = [c for c in candidates if whole(c[0])]
-    if busy and wholes and all(_grid_border(c) for c in wholes):
-        # Decision: on busy paper, where every whole outline seen at the usual levels has the paper's
+    if wholes and all(_grid_border(c) for c in wholes):
+        # Decision: where every whole outline seen at the usual levels has the paper's
         # printed grid inside it (its ink repeating at one pitch both ways: `ruled_ways`), a whole
         # outline found within it at the plain levels of `_LAST_ATTEMPTS`, without the grid inside, is
         # the frame, because a notebook's grid stops short of the paper's edge in a straight, closed
         # border of its own: that border is the outline the usual levels see whole, while a pencil
         # frame paler than the grid is joined to the grid there and broken up at the darker levels
         # (unseen seed 27000, photo 6, squared paper: the grid's border taken for the sheet, 242 px off,
-        # 15 % of the zones read).
+        # 15 % of the zones read). On any paper, not only busy paper (`_busy`, asked until the
+        # twenty-second session), because a grid fading where the light is brightest leaves the paper
+        # under `_BUSY` in ink (bench_styles seed 35000, photo 1: 0.13).
         inner = [c for c in _whole_at_last_levels(ratio, dark, size) if not _grid_border(c)
                  and any(_over_border(c[0], w[0]) for w in wholes)]
         if inner:
