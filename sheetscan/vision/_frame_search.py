@@ -89,7 +89,7 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
         # a frame whole on the ridges the paper's own outline (its rim dark against the shadowed table)
         # is the larger one (seed 17000, shadow, photo 2, zones 0 %).
         if again is not None and votes(again[0], [chosen[0]], max(dark.shape)) == 0 \
-                and _drawn_better(again, chosen, ratio("min"), ridge_ratio("min"), max(dark.shape)):
+                and _drawn_better(again, chosen, ratio("min"), ridge_ratio("min"), dark):
             chosen = again
     # Decision: where no level showed an outline drawn whole, the search is made once more on the ratios
     # with squared paper's printed grid divided out (`grid_free`), and an outline drawn whole found there
@@ -139,18 +139,19 @@ def _on_step(chosen: tuple[FrameCandidate, U8], ratio: NDArray[np.float32], ridg
 
 
 def _drawn_better(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate, U8],
-                  ratio: NDArray[np.float32], ridged: NDArray[np.float32], size: int) -> bool:
+                  ratio: NDArray[np.float32], ridged: NDArray[np.float32], dark: U8) -> bool:
     """Whether the outline `again`'s weakest side is drawn better than `chosen`'s, or as well where `again`
     is the larger and a side of `chosen` runs along a step in the light (over `_STEP_SIDE` of it on the
     pixels `ridges_only` told back to paper: `ridged` above `ratio`). A side is drawn by the share of it
-    in ink at `_RIDGE_INK` on `ridged`, measured on the outlines as fitted to their lines (`fitted`)."""
+    in ink at `_RIDGE_INK` on `ridged`, measured on the outlines as fitted to their lines (`fitted`);
+    `dark` is the preview's grey."""
     # Decision: the outlines as fitted, because an outline's corners as found lie on the outside of its
     # lines' blob (a frame whose sides run on past its corners: seen 10 px of the 1000 px preview off
     # its lines, its sides then "undrawn": bench_styles seed 17000, shadow, photo 2, 0.05 -> 1.0).
     ink = below(ridged, _RIDGE_INK)
-    tolerance = _side_tolerance(size)
-    weakest_again = min(side_coverage(ink, fitted(again), tolerance=tolerance))
-    weakest_chosen = min(side_coverage(ink, fitted(chosen), tolerance=tolerance))
+    tolerance = _side_tolerance(max(dark.shape))
+    weakest_again = min(side_coverage(ink, fitted(again, dark), tolerance=tolerance))
+    weakest_chosen = min(side_coverage(ink, fitted(chosen, dark), tolerance=tolerance))
     if weakest_again != weakest_chosen:
         return weakest_again > weakest_chosen
     if _area(again) <= _area(chosen):
@@ -164,11 +165,12 @@ def _area(outline: tuple[FrameCandidate, U8]) -> float:
     return quad_area(outline[0].quad)
 
 
-def fitted(chosen: tuple[FrameCandidate, U8]) -> F64:
-    """The outline's corners fitted to the ink of its level (`refine_quad`), as `sheet._from_drawn_frame` fits
-    them (an outline running off the preview as it was found)."""
+def fitted(chosen: tuple[FrameCandidate, U8], dark: U8) -> F64:
+    """The outline's corners fitted to the ink of its level (`refine_quad`, kept off the paper's edge seen
+    in `dark`, the grey of the preview it was found in), as `sheet._from_drawn_frame` fits them (an
+    outline running off the preview as it was found)."""
     best, mask = chosen
-    return best.quad if best.touches else refine_quad(mask, best.quad, band=_fit_band(mask))
+    return best.quad if best.touches else refine_quad(mask, best.quad, band=_fit_band(mask), gray=dark)
 
 
 def _fit_band(mask: U8) -> float:
@@ -202,13 +204,16 @@ _STEP_NEAR = 0.02
 
 
 def _grid_border(outline: tuple[FrameCandidate, U8]) -> bool:
-    """Whether `outline` is crowded (over a fifth ink) and the ink it was found in repeats at one pitch
-    both ways inside it (a printed grid seen as a mesh)."""
-    # Decision: crowded too, because a drawn frame's own nested lines and columns of writing come near
-    # the repeat's bar (autocorrelation up to 0.56 one way and 0.43 both ways, whole outlines on the 36
-    # squared-paper photos of seeds 26000-28000 in 6 styles), while the grids' borders there were
-    # 0.53-0.82 both ways and crowded.
-    return outline[0].crowded and ruled_ways(outline[1], outline[0].quad) == 2
+    """Whether the ink `outline` was found in repeats at one pitch both ways inside it (a printed grid seen
+    as a mesh)."""
+    # Decision: crowded or not (over a fifth ink, asked until the twenty-second session), because a grid
+    # whose lines fade where the light is brightest, or with a pitch over seven of its lines' widths,
+    # leaves under a fifth of its border's inside in ink (bench_styles seed 35000, photo 1: 0.17 in the
+    # brightest channel, the grid's border taken for the sheet in usual, glare, thin and shadow,
+    # 186-1397 px off), while the drawn frames' whole outlines on the squared-paper photos of seeds
+    # 26000-28000 came to the repeat's bar one way at most (autocorrelation up to 0.56 one way and 0.43
+    # both ways; the grids' borders 0.53-0.82 both ways).
+    return ruled_ways(outline[1], outline[0].quad) == 2
 
 
 def _over_border(frame: FrameCandidate, border: FrameCandidate) -> bool:
@@ -265,15 +270,17 @@ def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, bu
             break  # three ink levels agree on one fully drawn outline: enough
     size = max(dark.shape)
     wholes = [c for c in candidates if whole(c[0])]
-    if busy and wholes and all(_grid_border(c) for c in wholes):
-        # Decision: on busy paper, where every whole outline seen at the usual levels has the paper's
+    if wholes and all(_grid_border(c) for c in wholes):
+        # Decision: where every whole outline seen at the usual levels has the paper's
         # printed grid inside it (its ink repeating at one pitch both ways: `ruled_ways`), a whole
         # outline found within it at the plain levels of `_LAST_ATTEMPTS`, without the grid inside, is
         # the frame, because a notebook's grid stops short of the paper's edge in a straight, closed
         # border of its own: that border is the outline the usual levels see whole, while a pencil
         # frame paler than the grid is joined to the grid there and broken up at the darker levels
         # (unseen seed 27000, photo 6, squared paper: the grid's border taken for the sheet, 242 px off,
-        # 15 % of the zones read).
+        # 15 % of the zones read). On any paper, not only busy paper (`_busy`, asked until the
+        # twenty-second session), because a grid fading where the light is brightest leaves the paper
+        # under `_BUSY` in ink (bench_styles seed 35000, photo 1: 0.13).
         inner = [c for c in _whole_at_last_levels(ratio, dark, size) if not _grid_border(c)
                  and any(_over_border(c[0], w[0]) for w in wholes)]
         if inner:

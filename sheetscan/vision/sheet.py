@@ -198,7 +198,8 @@ def _find_in(view: Photo, photo: Photo, offset: tuple[int, int]
               "bottom": offset[1] + view.height < photo.height}
     cut_short = any(inside[side] for side in ran_off)
     if chosen is not None:
-        return _from_drawn_frame(photo, chosen, scale, shift), len(markers), cut_short
+        dark = u8(cv2.cvtColor(pooled, cv2.COLOR_BGR2GRAY))
+        return _from_drawn_frame(photo, chosen, dark, scale, shift), len(markers), cut_short
     return None, len(markers), cut_short
 
 
@@ -335,12 +336,12 @@ def _read_qr(photo: Photo, page: FormPage, sheet_to_photo: F64) -> str:
 # --- hand-drawn sheets -------------------------------------------------------------------------------------
 
 
-def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], scale: float, shift: F64
+def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], dark: U8, scale: float, shift: F64
                       ) -> RectifiedSheet:
     """The sheet inside the chosen outline, found at `scale` in the part of the photo whose top-left
-    corner is at `shift`."""
+    corner is at `shift`, whose grey at that scale is `dark`."""
     best = chosen[0]
-    corners = order_clockwise(fitted(chosen) / scale + shift)
+    corners = order_clockwise(fitted(chosen, dark) / scale + shift)
     partial, where = _outside(corners, photo)
     notes: list[str] = []
     if best.touches or partial:

@@ -2,6 +2,7 @@
 made again with the grid divided out (`_grid_flat.grid_free`)."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from sheetscan.vision._frame_search import find_drawn_frame, fitted
@@ -18,6 +19,6 @@ def test_a_pencil_frame_paler_than_the_grid_is_found_with_the_grid_divided_out()
     # Without the grid divided out no level shows an outline (the grid joins the frame at 0.9, and at
     # 0.78 it breaks up).
     assert chosen is not None
-    corners = fitted(chosen)
+    corners = fitted(chosen, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     error = min(float(np.hypot(*(np.roll(corners, k, axis=0) - frame).T).max()) for k in range(4))
     assert error < 4.0

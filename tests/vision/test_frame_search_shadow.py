@@ -38,6 +38,13 @@ def _ratio() -> np.ndarray:
     return ratio
 
 
+def _grey() -> np.ndarray:
+    """The preview's grey that `_drawn_better` fits the outlines in: the paper (200) on a dark table (60)."""
+    grey = np.full((400, 400), 60, np.uint8)
+    cv2.fillPoly(grey, [_PAPER.astype(np.int32)], 200)
+    return grey
+
+
 def _outline(quad: np.ndarray, ratio: np.ndarray) -> tuple[FrameCandidate, np.ndarray]:
     mask = np.where(ratio < 0.78, 255, 0).astype(np.uint8)
     area = quad_area(quad)
@@ -50,11 +57,11 @@ def test_a_frame_drawn_whole_keeps_its_place_beside_a_larger_outline() -> None:
     # blob), so that its sides as found lie off the ink; the larger outline is the paper's rim.
     found = _FRAME + np.array([[-8.0, -8.0], [8.0, -8.0], [8.0, 8.0], [-8.0, 8.0]])
     chosen, again = _outline(found, ratio), _outline(_PAPER, ratio)
-    assert not _drawn_better(again, chosen, ratio, ratio, 400)
+    assert not _drawn_better(again, chosen, ratio, ratio, _grey())
     # ... and the rim drawn whole as well: both sides as drawn, no side of the frame on a step.
     whole = ratio.copy()
     cv2.line(whole, (296, 360), (360, 360), 0.3, 3)
-    assert not _drawn_better(_outline(_PAPER, whole), _outline(found, whole), whole, whole, 400)
+    assert not _drawn_better(_outline(_PAPER, whole), _outline(found, whole), whole, whole, _grey())
 
 
 def test_the_larger_outline_wins_where_a_step_made_a_side_of_the_first() -> None:
@@ -69,13 +76,13 @@ def test_the_larger_outline_wins_where_a_step_made_a_side_of_the_first() -> None
     ridged[198:203, 60:340] = 1.0
     ridged[198:203, 98:103] = 0.3
     ridged[198:203, 298:303] = 0.3
-    assert _drawn_better(again, chosen, ratio, ridged, 400)
+    assert _drawn_better(again, chosen, ratio, ridged, _grey())
     # Where the band's ratio was only raised to ink at the ridges' level (a soft penumbra), both are
     # drawn whole on the ridges: the larger wins, as the cut side lies on the step ...
     ridged[198:203, 60:340] = 0.8
-    assert _drawn_better(again, chosen, ratio, ridged, 400)
+    assert _drawn_better(again, chosen, ratio, ridged, _grey())
     # ... and not where the band is a drawn line (no step: the ridges are the ratios).
-    assert not _drawn_better(again, chosen, ratio, ratio, 400)
+    assert not _drawn_better(again, chosen, ratio, ratio, _grey())
 
 
 def test_a_larger_outline_drawn_worse_does_not_win() -> None:
@@ -85,7 +92,7 @@ def test_a_larger_outline_drawn_worse_does_not_win() -> None:
     stepped = ratio.copy()
     stepped[97:104, 100:300] = 0.2
     chosen, again = _outline(_FRAME, ratio), _outline(_PAPER, ratio)
-    assert not _drawn_better(again, chosen, stepped, ratio, 400)
+    assert not _drawn_better(again, chosen, stepped, ratio, _grey())
 
 
 # --- the paper's share of the photo under a cast shadow (`_paper.paper_box`) --------------------------------
