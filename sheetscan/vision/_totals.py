@@ -56,8 +56,8 @@ _ALTERNATIVE_COST = 1.0
 _SPLIT_COST = 2.0
 """Log-likelihood cost of reading one token as two numbers (their dot lost or run into a digit) where
 the space between the two is no wider than the writer's spaces between digits (`_NEAR_GAP`)."""
-_WIDE_SPLIT_COST = 0.5
-"""The same cost where the space between the two is wide (`_WIDE_GAP` or more): see `split_cost`."""
+_WIDE_SPLIT_COST = -1.0
+"""The same where the space between the two is wide (`_WIDE_GAP` or more), a gain: see `split_cost`."""
 _NEAR_GAP = 0.25
 """A space between two glyphs of one token up to this many digit heights is one between digits."""
 _WIDE_GAP = 0.5
@@ -78,6 +78,13 @@ Decision: 1.0, as an alternative reading's (`_ALTERNATIVE_COST`), because it too
 recogniser's likeliest value: a number read likelier as noise than as its value is left out where it
 breaks a step of the totals (a step back costs 4), and where it stands in step only when it reads
 e (2.7) times likelier as noise."""
+_FIRST_STEP = 100.0
+"""The largest first total of a mountain or whists zone that costs nothing as a step from 0 (`_from_zero`).
+
+Decision: 100, not a step's usual 40 (`USUAL_STEP`), because the first number read is not always the
+first written (the numbers before it lost in the ink) and a first deal may write more than a usual
+step (the sample games' zones start at up to 48: a first "48" read "18" at 40, usual 37001), while a
+first total of hundreds is what no first deal writes: ten tricks at the highest price, 10, are 100."""
 _TALL_BOX = 0.75
 """A digit box at least this share of the digit height tall stands as tall as a digit (`_noise_digits`)."""
 _WIDE_BOX = 1.5
@@ -115,12 +122,11 @@ _STRUCK_COST = 0.6
 """Log-likelihood cost, on top of the split's, of reading the first of two numbers run together as
 crossed out (it then takes no step of the totals: see `_read_ways`).
 
-Decision: 0.6, a little more than a split at a wide space (`_WIDE_SPLIT_COST`), because a reading that
-takes written ink out of the totals must not be cheaper than one more number read at the same space
-("2 8 10" with two dots lost stays three numbers rather than 28 struck and 10), and no more, because the
-benches' numbers run together across a wide space are more often a struck number and its correction
-than two written ones (23 of 37 on seeds 1000-4000) and the other readings' alternatives compete with it
-(4010: 15, [10 struck, 30], 50 took an "18" for the 30 at 1.0)."""
+Decision: 0.6, because a reading that takes written ink out of the totals must not be cheaper than one
+more number read at the same space ("2 8 10" with two dots lost stays three numbers rather than 28 struck
+and 10), and no more, because the benches' numbers run together across a wide space are more often a
+struck number and its correction than two written ones (23 of 37 on seeds 1000-4000) and the other
+readings' alternatives compete with it (4010: 15, [10 struck, 30], 50 took an "18" for the 30 at 1.0)."""
 
 
 def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[NumberToken]]],
@@ -199,7 +205,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     for splits, rising, sequence in sequences:
         choices = [options.get(id(t)) or first(t) for t in sequence]
         free = usual(sequence)
-        picks = monotone_picks(choices, rising=rising, usual=free)
+        picks = monotone_picks(_from_zero(choices, rising=rising), rising=rising, usual=free)
         # Decision: a writer who runs one "1" into its digit runs them all in, so once the totals
         # have chosen a way that finds such a "1", every glyph of the zone that could hold one is
         # read for it (not only the ones wider than `_swallow.may_swallow`), because that writer's "13"
@@ -215,7 +221,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             if more:
                 options.update(_read_ways(more, cache, habit=True))
                 choices = [options.get(id(t)) or first(t) for t in sequence]
-                picks = monotone_picks(choices, rising=rising, usual=free)
+                picks = monotone_picks(_from_zero(choices, rising=rising), rising=rising, usual=free)
         fixed: dict[int, tuple[Part, ...]] = {}
         if moves is not None:
             chosen = {id(t): found[pick][0] for t, found, pick in zip(sequence, choices, picks, strict=True)
@@ -237,8 +243,8 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             # (A token `moves` read as one with the number before it keeps no part: it takes no step.)
             kept = [k for k, found in enumerate(choices) if found[0][0]]
             picks = [0] * len(choices)
-            for k, pick in zip(kept, monotone_picks([choices[k] for k in kept], rising=rising, usual=free),
-                                   strict=True):
+            ordered = _from_zero([choices[k] for k in kept], rising=rising)
+            for k, pick in zip(kept, monotone_picks(ordered, rising=rising, usual=free), strict=True):
                 picks[k] = pick
             # A run of numbers misread the same way costs its dearest swap (`_confusion`); ink read as
             # nothing written is in no run.
@@ -320,8 +326,16 @@ def split_cost(space: float) -> float:
     number stay narrow: on the rendered benches (seeds 1000-4000, truth zones, 60 photos) of 3,695
     tokens of two or more glyphs holding one written number, 6 have a space of 0.35 digit heights or
     more and 3 of 0.5 or more, while of the 53 tokens holding two numbers 38 and 32 do (a dot lost, a
-    struck number run into its correction). Still a cost, not a gain: the totals and the readings
-    decide (a "1 1" written wide stays 11 after a 10).
+    struck number run into its correction).
+
+    Decision: at a wide space a gain (`_WIDE_SPLIT_COST`, -1.0), not a cost, because those counts
+    make a token split there two numbers about ten times as often as one (32 against 3: log-odds 2.4),
+    and a cost left one number wherever no running total stood beside it to say otherwise: a zone's
+    only number, a struck "6" run into the "16" written after it, read "616" (usual 37000), a struck
+    "14" and the "4" after it read "44" (bench 1014), both against their split reading by the cost
+    alone. Less than the odds, because the readings of the parts and the totals still decide: a "1 1"
+    written wide stays 11 after a 10 (the split's two steps back cost 8), and -2.0 read no more photos
+    right than -1.0 on the benches tried (bench 1000; small 37000, 38000; usual and motion 37000).
     """
     if space <= _NEAR_GAP:
         return _SPLIT_COST
@@ -548,7 +562,34 @@ def _needs_ways(sequence: list[NumberToken], readings: dict[int, NumberReading],
     for i, cost in enumerate(best or []):
         if cost > 0.0:
             need.update((id(kept[i]), id(kept[i + 1])))
+    if rising and kept and _first_step(values[0]) > 0.0:
+        need.add(id(kept[0]))
     return need
+
+
+def _first_step(value: int | None) -> float:
+    """The cost (`step_cost`) of a rising zone's first total `value` as a step from 0, free up to
+    `_FIRST_STEP`; nothing for an unread value or a 0 (a total written before any deal changed it)."""
+    return step_cost(value, STEP_BACK, usual=_FIRST_STEP) if value is not None and value > 0 else 0.0
+
+
+def _from_zero(choices: list[list[Choice]], *, rising: bool) -> list[list[Choice]]:
+    """`choices` (a zone's, in writing order) with the first number not crossed out scored for its step
+    from 0 (`_first_step`) when the zone's totals only rise.
+
+    Decision: a mountain's or whists' running total starts at 0 and its first number is the first
+    deal's points, a step from 0, because the totals otherwise check a zone's first number from one
+    side only and its only number from none: a whists zone's lone "24" whose wide 2 was cut in two
+    boxes read "224" at 0.96 (bench 1002), which no first deal writes. A pulka is left out: it may be
+    counted down from the pulka target."""
+    if not rising:
+        return choices
+    first = next((k for k, found in enumerate(choices) if not found[0][0][0][0].crossed_out), None)
+    if first is None:
+        return choices
+    scored = [(parts, score - _first_step(parts[0][1].value) if parts else score)
+              for parts, score in choices[first]]
+    return [*choices[:first], scored, *choices[first + 1:]]
 
 
 
