@@ -58,13 +58,22 @@ def line_gaps(mask: Mask, drawn: Mask, near: Mask, width: int, *, shortest: floa
                         & (length <= far))
     for a, b in pairs[pairs[:, 0] < pairs[:, 1]]:
         start, stop = points[a], points[b]
-        course = _course(off, start, stop, width, reach=reach, inked=inked, thin=thin)
-        if (course is not None
-                and bridges_drawn(course, (0, len(course) - 1), drawn, stroke=0.5 * width, reach=8.0,
-                                  touch=2.0)
+        found_course = _course(off, start, stop, width, reach=reach, inked=inked, thin=thin)
+        if found_course is None:
+            continue
+        course, thickness = found_course
+        if (bridges_drawn(course, (0, len(course) - 1), drawn, stroke=0.5 * width, reach=8.0, touch=2.0)
                 and _joins_line(mask, drawn, start, width) and _joins_line(mask, drawn, stop, width)):
-            cv2.polylines(out, [np.rint(course).astype(np.int32)], False, 255, width)
+            # Drawn as wide as the line's own ink there and a pixel either side (its blurred edge), not as
+            # wide as the mask: the digits touching the stretch keep their ends.
+            cv2.polylines(out, [np.rint(course).astype(np.int32)], False, 255,
+                          min(width, thickness + 2 * _EDGE))
     return out
+
+
+_EDGE = 1
+"""The pixels either side of a lost stretch's own ink taken out with it (`line_gaps`): its anti-aliased or
+blurred edge, fainter than the ink threshold in places."""
 
 
 _JOIN_REACH = 2.0
@@ -135,9 +144,10 @@ def _way_out(drawn: Mask, place: npt.NDArray[np.float64], radius: float, *, behi
 
 
 def _course(off: Mask, start: npt.NDArray[np.float64], stop: npt.NDArray[np.float64], width: int, *,
-            reach: float, inked: float, thin: float) -> npt.NDArray[np.float64] | None:
+            reach: float, inked: float, thin: float) -> tuple[npt.NDArray[np.float64], int] | None:
     """The course (x, y points, a pixel apart) of the ink of `off` (non-zero) from `start` to `stop`, followed
-    across the straight way within `reach` line widths of it; None when it is not on ink over `inked` of its
+    across the straight way within `reach` line widths of it, and the ink's own thickness along it (px, the
+    median run across it where it is as thin as a line); None when it is not on ink over `inked` of its
     steps or not as thin as a line (`width`) over `thin` of them."""
     height, w = off.shape
     way = stop - start
@@ -160,7 +170,7 @@ def _course(off: Mask, start: npt.NDArray[np.float64], stop: npt.NDArray[np.floa
     # is ink further off it).
     centre = half
     places = np.zeros(steps, np.float64)
-    narrow = 0
+    narrow: list[int] = []  # the runs across the course as thin as a line
     for step in range(steps):
         row = np.flatnonzero(ink[step])
         if row.size:
@@ -173,11 +183,12 @@ def _course(off: Mask, start: npt.NDArray[np.float64], stop: npt.NDArray[np.floa
                 while right < len(offsets) - 1 and ink[step, right + 1]:
                     right += 1
                 if right - left + 1 <= width:
-                    narrow += 1
+                    narrow.append(right - left + 1)
                     # The course moves by a pixel a step at most: a line bends gently.
                     centre += int(np.clip((left + right) // 2 - centre, -1, 1))
         places[step] = offsets[centre]
-    if narrow < thin * steps:
+    if len(narrow) < thin * steps:
         return None
-    return np.stack([start[0] + u[0] * t + normal[0] * places, start[1] + u[1] * t + normal[1] * places],
-                    axis=1)
+    course = np.stack([start[0] + u[0] * t + normal[0] * places, start[1] + u[1] * t + normal[1] * places],
+                      axis=1)
+    return course, int(np.median(narrow))
