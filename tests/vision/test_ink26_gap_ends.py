@@ -66,3 +66,27 @@ def test_a_digit_in_line_with_a_line_end_stays_where_paper_parts_it_from_the_lin
     darkness[two > 0] = 0.6
     kept = _kept(darkness, lines, base)
     assert kept >= 0.9, f"only {kept:.0%} of the 2's base kept"
+
+
+def test_the_digits_hanging_from_a_lost_stretch_keep_their_ends() -> None:
+    # The line's own ink runs on over the gap (the mask alone leaves it out), and a "1" hangs from it: the
+    # stretch goes, and the 1 keeps its pixels more than 2 px off the line's stroke (the mask is 8 px wide,
+    # the line 5 px: a stretch taken out as wide as the mask would take 2-4 px off the 1's top).
+    darkness, lines = _sheet()
+    cv2.line(darkness, (GAP[0], round(_line_y(GAP[0]))), (GAP[1], round(_line_y(GAP[1]))), 0.6, 5)
+    line = np.zeros((HEIGHT, WIDTH), np.uint8)
+    cv2.line(line, START, END, 1, 5)
+    one = np.zeros((HEIGHT, WIDTH), np.uint8)
+    x = (GAP[0] + GAP[1]) // 2
+    cv2.line(one, (x, round(_line_y(x))), (x, round(_line_y(x)) + 45), 1, 5)
+    darkness[one > 0] = 0.6
+    mask = find_ink(to_bgr(blank(HEIGHT, WIDTH) * (1.0 - darkness)[..., None]), line_mask=lines,
+                    grid_length=0.25).mask > 0
+    own = (one > 0) & (cv2.dilate(line, np.ones((5, 5), np.uint8)) == 0)  # more than 2 px off the line
+    kept = np.count_nonzero(mask & own) / np.count_nonzero(own)
+    assert kept >= 0.95, f"only {kept:.0%} of the 1 kept"
+    stretch = cv2.dilate(line, np.ones((3, 3), np.uint8)) > 0
+    stretch[:, :GAP[0] + 10] = False
+    stretch[:, GAP[1] - 10:] = False
+    stretch &= cv2.dilate(one, np.ones((9, 9), np.uint8)) == 0
+    assert not (mask & stretch).any(), "the lost stretch stayed"
