@@ -54,17 +54,24 @@ def _ink(darkness: np.ndarray, lines: np.ndarray) -> np.ndarray:
                     grid_length=0.25).mask
 
 
+def _kept(mask: np.ndarray, digit: np.ndarray, line: np.ndarray, off: int) -> float:
+    """The share of the `digit`'s pixels more than `off` px from the `line`'s stroke that `mask` keeps."""
+    own = (digit > 0) & (cv2.dilate(line, np.ones((2 * off + 1, 2 * off + 1), np.uint8)) == 0)
+    return np.count_nonzero(mask & own) / np.count_nonzero(own)
+
+
 def test_the_unmasked_stretch_goes_and_the_digits_hanging_from_it_stay_apart() -> None:
     darkness, lines, line = _sheet()
     digits = _hanging_digits()
     for digit in digits:
         darkness[digit > 0] = 0.6
     mask = _ink(darkness, lines) > 0
-    off_line = cv2.dilate(line, np.ones((9, 9), np.uint8)) == 0  # more than 4 px off the line's stroke
     for digit, name in zip(digits, ("1", "0"), strict=True):
-        own = (digit > 0) & off_line
-        kept = np.count_nonzero(mask & own) / np.count_nonzero(own)
+        kept = _kept(mask, digit, line, 4)
         assert kept >= 0.9, f"only {kept:.0%} of the {name} kept"
+    # The 1 keeps its end too: the stretch goes as wide as the line's own ink (5 px), not as its mask.
+    kept = _kept(mask, digits[0], line, 2)
+    assert kept >= 0.95, f"only {kept:.0%} of the 1 kept more than 2 px off the line"
     # The stretch is gone (nothing more than 4 px from the digits), so the two are not joined through it.
     near_digits = cv2.dilate(digits[0] | digits[1], np.ones((9, 9), np.uint8)) > 0
     assert not (mask & ~near_digits).any()
@@ -98,3 +105,21 @@ def test_ink_from_a_corner_is_no_gap() -> None:
     cv2.line(mask, (360, 300), (360, 240), 255, 5)
     near = np.asarray(cv2.dilate(drawn, np.ones((9, 9), np.uint8)), np.uint8)
     assert not line_gaps(np.maximum(mask, drawn * 255), drawn, near, 9).any()
+
+
+def test_a_digit_in_line_with_a_line_end_stays_where_paper_parts_it_from_the_line() -> None:
+    # The line is broken over the gap too (its ink ends at x = 330, where its mask does), and a "2" is written
+    # in the gap, its base level in line with the line, touching the line's right end, 8 px of paper off the
+    # left. A line's lost stretch is the line's own ink, joined to it at both ends.
+    darkness, lines, line = _sheet()
+    darkness[:, GAP[0]:GAP[1]][line[:, GAP[0]:GAP[1]] > 0] = 0
+    left = GAP[0] + 10
+    base = np.zeros((HEIGHT, WIDTH), np.uint8)
+    cv2.line(base, (left, round(_line_y(left))), (GAP[1], round(_line_y(GAP[1]))), 1, 5)
+    two = base.copy()
+    foot = (left, round(_line_y(left)))
+    cv2.line(two, foot, (left + 34, foot[1] - 38), 1, 5)
+    cv2.ellipse(two, (left + 20, foot[1] - 46), (16, 13), 0, -200, 40, 1, 5)
+    darkness[two > 0] = 0.6
+    kept = _kept(_ink(darkness, lines) > 0, base, lines, 2)
+    assert kept >= 0.9, f"only {kept:.0%} of the 2's base kept"
