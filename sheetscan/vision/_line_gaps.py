@@ -185,7 +185,7 @@ def _course(off: Mask, start: npt.NDArray[np.float64], stop: npt.NDArray[np.floa
                 if right - left + 1 <= width:
                     narrow.append(right - left + 1)
                     # The course moves by a pixel a step at most: a line bends gently.
-                    centre += int(np.clip((left + right) // 2 - centre, -1, 1))
+                    centre += max(-1, min(1, (left + right) // 2 - centre))
         places[step] = offsets[centre]
     if len(narrow) < thin * steps:
         return None

@@ -154,8 +154,9 @@ def find_ink(
         # Decision: the stretches of a drawn line that the zone stage's mask left out between two of its ends,
         # in line with them, go with the line (`_line_gaps.line_gaps`), because the digits touching such a
         # stretch were joined to it into one blob and a row of numbers hanging from the line was not found
-        # (bench_styles seed 37006 dark: a divider's stretch over "2.3.7.9"). Crossing digits get their piece
-        # of it back (`remove_lines`).
+        # (bench_styles seed 37006 dark: a divider's stretch over "2.3.7.9"). Only the line's own ink, joined
+        # to the masked line at both ends: a digit written in line with a line's end stands off it (39002: a
+        # "2" along a spoke). Crossing digits get their piece of it back (`remove_lines`).
         gaps = line_gaps(mask, drawn, near, drawn_width)
         if gaps.any():
             lines = np.asarray(np.maximum(lines, gaps), np.uint8)
