@@ -1,6 +1,6 @@
-"""Stage 4 of reading a photo: how a stroke meets the lines around it, for `_line_pieces`: the way it runs
-out at an end (`end_way`), whether its ends lie near a mask (`ends_near`, `an_end_near`), run on into it in
-line (`bridges_drawn`), or lie along it as a line's second stroke (`drawn_twice`).
+"""Stage 4 of reading a photo: how a stroke meets the lines around it, for `_line_pieces` and `_line_gaps`:
+the way it runs out at an end (`end_way`), whether its ends lie near a mask (`ends_near`, `an_end_near`), run
+on into it in line (`bridges_drawn`), or lie along it as a line's second stroke (`drawn_twice`).
 """
 
 from __future__ import annotations

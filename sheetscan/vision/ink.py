@@ -11,7 +11,8 @@ violet, and the sheet's lines are printed grey/black or drawn by the same pens a
    strong one, so faint anti-aliased edges stay with their strokes, and paper grain and the faint
    ruling of squared paper do not); out of focus, with thresholds lowered by the darkness a thin stroke
    loses to the blur (not on the ruling), and the outline then drawn at half of each stroke's darkness;
-4. take out the drawn lines the zone stage found and any long straight level or upright run of ink
+4. take out the drawn lines the zone stage found (with the stretches its mask left out between two of its
+   ends, in line: `_line_gaps`) and any long straight level or upright run of ink
    (squared paper's ruling, printed lines; not a run's end sticking out past a drawn line it runs
    along, which is writing in line with the line: `_straight.past_line_ends`), then give back the
    pieces of line that handwriting crosses, so a digit written across a line is not cut in two
@@ -38,6 +39,7 @@ import numpy.typing as npt
 
 from sheetscan.vision._focus import blur_of, darkness_kept, out_of_focus, sharpened, within_half_peak
 from sheetscan.vision._glare import without_glare
+from sheetscan.vision._line_gaps import line_gaps
 from sheetscan.vision._line_pieces import blob_stats, line_pieces
 from sheetscan.vision._line_removal import line_width, remove_lines
 from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, seeded
@@ -148,6 +150,17 @@ def find_ink(
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
     mask = without_ruling_specks(mask, strength, level=0.5 * weak, length=length, faint=ruling)
     written = written_job.result()
+    if drawn is not None and near is not None:
+        # Decision: the stretches of a drawn line that the zone stage's mask left out between two of its ends,
+        # in line with them, go with the line (`_line_gaps.line_gaps`), because the digits touching such a
+        # stretch were joined to it into one blob and a row of numbers hanging from the line was not found
+        # (bench_styles seed 37006 dark: a divider's stretch over "2.3.7.9"). Only the line's own ink, joined
+        # to the masked line at both ends: a digit written in line with a line's end stands off it (39002: a
+        # "2" along a spoke). Crossing digits get their piece of it back (`remove_lines`).
+        gaps = line_gaps(mask, drawn, near, drawn_width)
+        if gaps.any():
+            lines = np.asarray(np.maximum(lines, gaps), np.uint8)
+            drawn = np.asarray(np.maximum(drawn, (gaps > 0).astype(np.uint8)), np.uint8)
     if lines.any():
         mask = remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
                              line_length=max_extent * min(mask.shape), written=written)
