@@ -8,7 +8,8 @@ the upright sheet once the layout and rotation are chosen.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
 
 import cv2
@@ -49,6 +50,11 @@ class Measured:
     lines_from: dict[str, tuple[float, ...]] | None = None
     """Per side: every line seen parallel to it inside the frame's line, towards the middle (the pulka
     rectangle's side, then the gora's, then any further one)."""
+    wavering_splits: Callable[[str], tuple[float, ...]] | None = field(default=None, compare=False,
+                                                                        repr=False)
+    """Per side, when asked: positions along the side of lines crossing its whist band as a freehand line
+    does, wavering as it goes (`_wavering_crossings`), for where the layout chosen needs more splits
+    than `whist_splits` holds; not counted among the splits that tell the layout."""
 
 
 def line_masks(mask: U8, length: int, slack: int, along: int = 1) -> tuple[U8, U8]:
@@ -378,6 +384,17 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
             confirmed = any(abs(at - s) < min_gap for s in whist_splits[side])
             mid_spoke[side] = 1.0 if confirmed else 0.5
             mid_spoke_at[side] = at
+
+    @cache
+    def wavering(side: str) -> tuple[float, ...]:  # looked for only where the layout chosen asks
+        outer = p[side]
+        if outer is None:
+            return ()
+        horizontal_side = side in ("top", "bottom")
+        lo, hi = (left, right) if horizontal_side else (top, bottom)
+        return _wavering_crossings(fat, frame_side[side], outer, lo + 0.05 * (hi - lo),
+                                    hi - 0.05 * (hi - lo), horizontal_side, min_gap)
+
     for corner, (sx, sy) in {"TL": ("left", "top"), "TR": ("right", "top"), "BR": ("right", "bottom"),
                              "BL": ("left", "bottom")}.items():
         if None in (p[sx], p[sy], q[sx], q[sy]):
@@ -394,7 +411,8 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
                     mid_spoke=mid_spoke,
                     mid_spoke_at=mid_spoke_at, corner_spoke=corner_spoke, whist_splits=whist_splits,
                     lines_from={"left": tuple(from_left), "top": tuple(from_top), "right": tuple(from_right),
-                                "bottom": tuple(from_bottom)})
+                                "bottom": tuple(from_bottom)},
+                    wavering_splits=wavering)
 
 
 PITCH_FIT = 0.12
@@ -458,6 +476,82 @@ def _diagonal_nearby(fat: U8, a: F64, b: F64, slack: int) -> float:
     return best if best >= _WHOLE_DIAGONAL else 0.0
 
 
+_WAVER_GAPS = 0.15
+"""The share of a whist band's middle rows a freehand split may go unseen in (`_wavering_crossings`): as
+much as a straight one may (`_crossings` asks for 0.85 of them in one column)."""
+
+_WAVER_LEAN = 0.25
+"""How far a freehand split's ends may lie apart along the side, as a share of the band's depth crossed
+(`_wavering_crossings`): a corner's diagonal leans about as far as the band is deep, or further."""
+
+
+def _band(fat: U8, start: float, stop: float, lo: float, hi: float, horizontal_side: bool
+          ) -> tuple[U8, int] | None:
+    """The middle 70 % of the band from `start` to `stop` (rows across it, columns along the side from `lo`
+    to `hi`) and the side's position of its first column; None when it is empty."""
+    a, b = sorted((start, stop))
+    depth = b - a
+    a_i, b_i = int(a + 0.15 * depth), int(b - 0.15 * depth)
+    lo_i, hi_i = int(lo), int(hi)
+    if b_i <= a_i or hi_i <= lo_i:
+        return None
+    band = fat[a_i:b_i, lo_i:hi_i] if horizontal_side else fat[lo_i:hi_i, a_i:b_i].T
+    return band, lo_i
+
+
+def _wavering_crossings(fat: U8, start: float, stop: float, lo: float, hi: float, horizontal_side: bool,
+                         min_gap: int) -> tuple[float, ...]:
+    """Positions between `lo` and `hi` where a line crosses the band from `start` to `stop` (its middle 70 %
+    as `_crossings` looks) wavering as it goes: a path down the band's rows moving at most a column a row,
+    on ink in all but `_WAVER_GAPS` of them, its ends at most `_WAVER_LEAN` of the depth apart along the
+    side; placed halfway between its ends.
+
+    Decision: a freehand whist split drawn with a fine pen wavers across the band by more than the slack
+    it is thickened by, so no one column holds it over 0.85 of the band, and `_crossings` missed it: the
+    band's parts were then placed evenly (bench_styles seed 31000, thin, photo 4: the top band's split 15
+    px either side of its line, 0.77 of one column at best; seed 38000, thin, photo 3: the bottom seat's
+    one split).
+    """
+    found = _band(fat, start, stop, lo, hi, horizontal_side)
+    if found is None:
+        return ()
+    band, lo_i = found
+    # Decision: followed in blocks of 2 × 2 px (ink in any of their pixels), because that is a quarter of
+    # the work, and a path moving a block a block still follows a line leaning 1 px a row.
+    rows, cols = band.shape[0] // 2, band.shape[1] // 2
+    if rows < 1 or cols < 1:
+        return ()
+    ink = np.asarray((band[:2 * rows, :2 * cols] > 0).reshape(rows, 2, cols, 2).any(axis=(1, 3)), bool)
+    # Every column's best path so far at once: its unseen rows and the column it began in.
+    unseen = (~ink[0]).astype(np.int32)
+    began = np.arange(cols)
+    big = np.iinfo(np.int32).max // 2
+    for row in ink[1:]:
+        before = np.full((3, cols), big, np.int32)
+        began_at = np.tile(began, (3, 1))
+        before[0, 1:], began_at[0, 1:] = unseen[:-1], began[:-1]  # from the column to the left
+        before[1] = unseen
+        before[2, :-1], began_at[2, :-1] = unseen[1:], began[1:]  # from the column to the right
+        best = np.argmin(before, axis=0)
+        pick = np.arange(cols)
+        unseen = before[best, pick] + (~row).astype(np.int32)
+        began = began_at[best, pick]
+    ends = np.arange(cols)
+    seen = 1.0 - unseen / rows
+    seen[np.abs(ends - began) > _WAVER_LEAN * rows] = 0.0
+    peaks = _peaks(seen.astype(np.float64), 1.0 - _WAVER_GAPS, max(1, min_gap // 2))
+    # Decision: paths placed within `min_gap` of a path seen more fully are that line again, because a
+    # path may end a few blocks aside along a stroke at the band's end (a digit's, the pulka side's), and
+    # one split seen twice 18 px apart was taken for a band's two (bench_styles seed 40000, glare, photo 2).
+    kept: list[float] = []
+    for i in sorted(peaks, key=lambda i: -seen[i]):
+        # (Halfway between the blocks it began and ended in, each block's middle 0.5 px past its first one.)
+        at = float(lo_i + began[i] + i + 0.5)
+        if all(abs(at - other) >= min_gap for other in kept):
+            kept.append(at)
+    return tuple(sorted(kept))
+
+
 def _crossings(fat: U8, start: float, stop: float, lo: float, hi: float, horizontal_side: bool,
                min_gap: int) -> tuple[float, ...]:
     """Positions between `lo` and `hi` where ink crosses the band from `start` to `stop` (nearly) fully.
@@ -466,13 +560,10 @@ def _crossings(fat: U8, start: float, stop: float, lo: float, hi: float, horizon
     spans columns and positions are y. Only the middle 70 % of the band is required, so a line that
     stops just short of a rectangle still counts.
     """
-    a, b = sorted((start, stop))
-    depth = b - a
-    a_i, b_i = int(a + 0.15 * depth), int(b - 0.15 * depth)
-    lo_i, hi_i = int(lo), int(hi)
-    if b_i <= a_i or hi_i <= lo_i:
+    found = _band(fat, start, stop, lo, hi, horizontal_side)
+    if found is None:
         return ()
-    band = fat[a_i:b_i, lo_i:hi_i] if horizontal_side else fat[lo_i:hi_i, a_i:b_i].T
+    band, lo_i = found
     share = (band > 0).mean(axis=0)
     # A crossing line is a narrow run of columns inked over (almost) the whole band depth.
     peaks = _peaks(share.astype(np.float64), 0.85, min_gap)
