@@ -18,7 +18,7 @@ from sheetscan.vision._halves import read_in_two
 from sheetscan.vision._memory import collector_paused, hold_freed_memory
 from sheetscan.vision._reading import SheetReading, read_sheet_numbers, settle_reading
 from sheetscan.vision._scan_json import scan_json
-from sheetscan.vision._threads import in_background, opencv_unthreaded
+from sheetscan.vision._threads import in_background
 from sheetscan.vision.ink import Ink, InkStrength, find_ink, ink_strength
 from sheetscan.vision.numbers import SheetNumbers, find_numbers
 from sheetscan.vision.photo import Photo, load_photo
@@ -79,15 +79,6 @@ def _scan(source: str | Path | bytes, *, variant: str | None, players: int | Non
     photo = load_photo(source)
     _scan_debug.photo(debug_dir, photo)
     sheet = find_sheet(photo, debug=debug_dir)
-    # (OpenCV's own threads only for the floor, decoding and finding the sheet: after it our two threads
-    # keep both cores busy; `opencv_unthreaded`.)
-    with opencv_unthreaded():
-        return _read_sheet(photo, sheet, variant=variant, players=players, reader=reader, debug_dir=debug_dir)
-
-
-def _read_sheet(photo: Photo, sheet: RectifiedSheet, *, variant: str | None, players: int | None,
-                reader: Recognizer, debug_dir: str | Path | None) -> ScanResult:
-    """The stages after the floor: the zones, the ink, the numbers and the sheet they make."""
     # Decision: the ink's strength is measured in a second thread as soon as the sheet's rotation is known,
     # while the zone stage traces the lines, because it needs nothing else and OpenCV and numpy let go of
     # the GIL: two cores share the work, and the result is the same.
