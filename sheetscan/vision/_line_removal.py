@@ -207,7 +207,6 @@ def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]
     return np.asarray(pairs, np.int64), np.asarray(flat[last][first], np.int64)
 
 
-
 def _across_the_line(crossing: Mask, pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32],
                      pairs: npt.NDArray[np.int64], looked_at: npt.NDArray[np.bool_], lines: Mask, width: int
                      ) -> npt.NDArray[np.bool_]:

@@ -82,7 +82,6 @@ def finds_a_one(first: Choice, chosen: Choice, *, sure: float = _ONE_SURE) -> bo
             and _inserted_sure(short[0], long, sure))
 
 
-
 def absorbed(choices: list[Choice], *, sure: float = _ONE_SURE, cost: float = 1.5,
               habit: bool = False) -> list[Choice]:
     """`choices` with the ways that swallow a "1" another way finds made less likely by `cost`.
@@ -289,7 +288,6 @@ def may_swallow(token: NumberToken, *, habit: bool = False) -> bool:
     """Whether a digit box of the token is wide enough to have swallowed a "1" (`absorbed`)."""
     limit = _swallow_limit(token, habit=habit)
     return limit > 0 and len(token.glyph_cuts) > 0 and any(box[2] > limit for box in token.image.digit_boxes)
-
 
 
 def wide_ways(token: NumberToken, *, narrow: float = _ONE_NARROW, tall: float = _ONE_TALL,

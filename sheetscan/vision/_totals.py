@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["Moves", "choice_score", "choose_cuts", "part_token", "split_cost"]
 
 
-
 Moves = Callable[[list[tuple[bool, bool, list["NumberToken"]]], dict[int, tuple[Part, ...]],
                   dict[int, NumberReading], Mapping[int, float],
                   Mapping[int, tuple[list[Choice], int]]], dict[int, tuple[Part, ...]]]
@@ -432,8 +431,6 @@ def way_token(token: NumberToken, way: Way) -> NumberToken:
     return replace(token, image=NumberImage(gray=token.image.gray, digit_boxes=boxes))
 
 
-
-
 def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: DigitCache, *,
                habit: bool = False, struck: dict[int, Part] | None = None) -> dict[int, list[Choice]]:
     """Every job read (in one batch), as the choices of the token each belongs to: (its id, its kind:
@@ -590,7 +587,6 @@ def _from_zero(choices: list[list[Choice]], *, rising: bool) -> list[list[Choice
     scored = [(parts, score - _first_step(parts[0][1].value) if parts else score)
               for parts, score in choices[first]]
     return [*choices[:first], scored, *choices[first + 1:]]
-
 
 
 def _one_would_mend(choices: list[list[Choice]], picks: list[int], *, rising: bool,
