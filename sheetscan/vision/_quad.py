@@ -406,12 +406,15 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     # outline right, the bottom side fitted onto the rim, 101.5 px off). The side is then fitted to
     # the ink where `find_frames` counted it as drawn. A frame drawn close to the paper's edge has the
     # table beyond that side as found too, and keeps its fit.
+    # (The sides moved off first: most fits stay within reach, and then the paper beyond is not looked at.)
     size = max(mask.shape)
+    reach = side_reach(size)
+    moved = [side for side in range(4) if _moved_off(quad, corners, side, reach)]
+    if not moved:
+        return corners
     found_on_table = table_sides(gray, quad, size, _side_widths(mask, quad, band=_width_band(size)))
     fit_on_table = table_sides(gray, corners, size, _side_widths(mask, corners, band=_width_band(size)))
-    reach = side_reach(size)
-    pulled = [side for side in range(4) if fit_on_table[side] and not found_on_table[side]
-              and _moved_off(quad, corners, side, reach)]
+    pulled = [side for side in moved if fit_on_table[side] and not found_on_table[side]]
     if not pulled:
         return corners
     for side in pulled:
