@@ -204,7 +204,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     for splits, rising, sequence in sequences:
         choices = [options.get(id(t)) or first(t) for t in sequence]
         free = usual(sequence)
-        picks = monotone_picks(_from_zero(choices, rising=rising), rising=rising, usual=free)
+        picks = _zone_picks(choices, rising=rising, usual=free)
         # Decision: a writer who runs one "1" into its digit runs them all in, so once the totals
         # have chosen a way that finds such a "1", every glyph of the zone that could hold one is
         # read for it (not only the ones wider than `_swallow.may_swallow`), because that writer's "13"
@@ -220,7 +220,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             if more:
                 options.update(_read_ways(more, cache, habit=True))
                 choices = [options.get(id(t)) or first(t) for t in sequence]
-                picks = monotone_picks(_from_zero(choices, rising=rising), rising=rising, usual=free)
+                picks = _zone_picks(choices, rising=rising, usual=free)
         fixed: dict[int, tuple[Part, ...]] = {}
         if moves is not None:
             chosen = {id(t): found[pick][0] for t, found, pick in zip(sequence, choices, picks, strict=True)
@@ -242,8 +242,8 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             # (A token `moves` read as one with the number before it keeps no part: it takes no step.)
             kept = [k for k, found in enumerate(choices) if found[0][0]]
             picks = [0] * len(choices)
-            ordered = _from_zero([choices[k] for k in kept], rising=rising)
-            for k, pick in zip(kept, monotone_picks(ordered, rising=rising, usual=free), strict=True):
+            for k, pick in zip(kept, _zone_picks([choices[k] for k in kept], rising=rising, usual=free),
+                               strict=True):
                 picks[k] = pick
             # A run of numbers misread the same way costs its dearest swap (`_confusion`); ink read as
             # nothing written is in no run.
@@ -568,6 +568,12 @@ def _first_step(value: int | None) -> float:
     """The cost (`step_cost`) of a rising zone's first total `value` as a step from 0, free up to
     `_FIRST_STEP`; nothing for an unread value or a 0 (a total written before any deal changed it)."""
     return step_cost(value, STEP_BACK, usual=_FIRST_STEP) if value is not None and value > 0 else 0.0
+
+
+def _zone_picks(choices: list[list[Choice]], *, rising: bool, usual: float) -> list[int]:
+    """`monotone_picks` over a zone's `choices` (in writing order), the first total of a zone whose totals
+    only rise scored as a step from 0 (`_from_zero`)."""
+    return monotone_picks(_from_zero(choices, rising=rising), rising=rising, usual=usual)
 
 
 def _from_zero(choices: list[list[Choice]], *, rising: bool) -> list[list[Choice]]:
