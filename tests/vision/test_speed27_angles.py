@@ -11,43 +11,15 @@ angle's bonus 0.25.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from typing import overload
 
 from sheetscan.vision._angles import _CLEAR, _HIGHEST, _TURN, Candidates, _score, choose_angles
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import DigitReading, NumberReading
 from tests.vision._by_width import ByWidth, number_of_widths
+from tests.vision._watched import Watched
 
 # Widths: 10-19 read surely (0.99), 20-29 at 0.7; the last digit is the digit.
 _TABLE = {base + d: (d, p) for base, p in ((10, 0.99), (20, 0.7)) for d in range(10)}
-
-
-class _Watched(Sequence[NumberToken]):
-    """The numbers of a block at its turned angle, noting whether anything asked for them (cut them)."""
-
-    def __init__(self, numbers: tuple[NumberToken, ...]) -> None:
-        self.numbers = numbers
-        self.asked = False
-
-    def __len__(self) -> int:
-        self.asked = True
-        return len(self.numbers)
-
-    @overload
-    def __getitem__(self, index: int) -> NumberToken: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[NumberToken, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> NumberToken | tuple[NumberToken, ...]:
-        self.asked = True
-        return self.numbers[index]
-
-    def __iter__(self) -> Iterator[NumberToken]:
-        self.asked = True
-        return iter(self.numbers)
 
 
 def _clear_block() -> tuple[Candidates, bool]:
@@ -57,11 +29,11 @@ def _clear_block() -> tuple[Candidates, bool]:
     return ((0, usual), (180, tuple(number_of_widths((10 + d, 11)) for d in (8, 6, 4, 2)))), True
 
 
-def _unsure_block() -> tuple[tuple[Candidates, bool], _Watched]:
+def _unsure_block() -> tuple[tuple[Candidates, bool], Watched]:
     """12, 14, 16, 18 with every digit at 0.7: log(0.49) + 1 + 0.3 + 0.25 = 0.84, below `_CLEAR`; turned
     21, 41, 61, 81 read surely and in order (1.28, better by 0.44 < `_TURN`)."""
     usual = tuple(number_of_widths((21, 20 + d)) for d in (2, 4, 6, 8))
-    turned = _Watched(tuple(number_of_widths((10 + d, 11)) for d in (2, 4, 6, 8)))
+    turned = Watched(tuple(number_of_widths((10 + d, 11)) for d in (2, 4, 6, 8)))
     return (((0, usual), (180, turned)), True), turned
 
 
