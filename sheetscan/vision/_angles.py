@@ -75,6 +75,11 @@ the circle holds reads as single digits: a piece of the circle's own line read a
 "20" seen a quarter turned falls apart into a sure "2" and a sure "0" or stands as one stack that
 reads a sure "8". A two-digit reading still loses to a single digit read e (2.7) times as surely."""
 
+_HIGHEST = 1.0 + 0.3 * (3 - 1) + 1e-6
+"""The most `_score` gives any reading of a block: a mean log-confidence of at most 0, every step in the
+block's way (1), no leading zero and three digits a number (0.3 x 2); a hair above, for confidences a
+hair above 1 by rounding."""
+
 Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
 """A block's (angle, its numbers cut at that angle), the usual angle first."""
 
@@ -97,7 +102,9 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
 
     Last, the sheet is read as a whole: when its blocks read better at their own angles than turned
     by 180° (`_upright`), a block's turned angle must read `turned_by` better than its own to be taken
-    (see `_TURN`); this reads nothing more (an angle dropped above could not beat the usual one).
+    (see `_TURN`); this reads nothing more (an angle dropped above could not beat the usual one). And
+    when the sheet reads the usual way up however its turned angles read, a turned angle that could
+    not be taken whatever it read is neither cut nor read (`_without_hopeless_turns`): the same choice.
     """
     first = [t for candidates, _ in blocks if candidates for t in candidates[0][1][:sample]]
     read = dict(zip(map(id, first), cache.read(first), strict=True))
@@ -112,9 +119,11 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
     # pass its next test even were its unread numbers read surely and in order (`_best_sample`) is
     # read no further: its peek `margin` below the usual angle (`_best_score` once its first number
     # is read, then the peek's score), then its sample below the usual angle. A block that reads
-    # clearly the usual way has none.
+    # clearly the usual way has none, nor turned ones that could not be taken on an upright sheet.
     rivals = [list(range(1, len(candidates))) if head < clear else []
               for (candidates, _), head in zip(blocks, usual, strict=True)]
+    turned = [_turned(candidates) for candidates, _ in blocks]
+    rivals = _without_hopeless_turns(blocks, usual, rivals, turned, sample=sample, turned_by=turned_by)
     # (`numbers[:peek + 1]`: how many there are is known only once all are cut; only the angles still
     # in the running are cut.)
     short = [{i: len(candidates[i][1][:peek + 1]) <= peek for i in rival}
@@ -136,7 +145,6 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
         read.update(zip(map(id, turn), cache.read(turn), strict=True))
     scores = [{0: head, **{i: score(candidates[i][1], sample, rising) for i in rival}}
               for (candidates, rising), rival, head in zip(blocks, rivals, usual, strict=True)]
-    turned = [_turned(candidates) for candidates, _ in blocks]
     # The sheet reads the usual way up when its blocks, weighed by their numbers, read better at their
     # own angles than turned (`_upright`); then a turned angle must read better by `turned_by` to be taken.
     penalty = turned_by if _upright(blocks, scores, turned, sample) else 0.0
@@ -148,6 +156,29 @@ def choose_angles(blocks: list[tuple[Candidates, bool]], cache: DigitCache, *, s
         pick = max(read_at, key=lambda i: read_at[i] - (penalty if i in turns else 0.0))
         chosen.append(candidates[pick])
     return chosen
+
+
+def _without_hopeless_turns(blocks: list[tuple[Candidates, bool]], usual: list[float],
+                            rivals: list[list[int]], turned: list[frozenset[int]], *, sample: int,
+                            turned_by: float) -> list[list[int]]:
+    """`rivals` (each block's other angles still to be read) without the turned angles that could not be
+    taken however they read: when the sheet reads the usual way up whatever its turned angles score
+    (`_upright` with each at `_HIGHEST`, the most any angle can score), a turned angle must read
+    `turned_by` better than the block's own angles (`choose_angles`), so a block whose usual angle scores
+    `_HIGHEST - turned_by` or more (`usual`, bonus included) is not read turned at all.
+
+    Decision: the turned angles are dropped before any is cut, because cutting a block at another angle
+    finds its strikes and groups its numbers anew (about as much as its usual angle costs), and on a
+    sheet held the right way up no turned reading can win there; the choice is the same as reading them
+    (on a tie the block's own angle, which comes first, wins either way), and so is `_upright`'s vote,
+    which only grows when a turned angle reads less than the most it could.
+    """
+    bound = [{0: head, **{i: _HIGHEST for i in rival if i in turns}}
+             for head, rival, turns in zip(usual, rivals, turned, strict=True)]
+    if not _upright(blocks, bound, turned, sample):
+        return rivals
+    return [[i for i in rival if i not in turns or head < _HIGHEST - turned_by]
+            for head, rival, turns in zip(usual, rivals, turned, strict=True)]
 
 
 def _turned(candidates: Candidates) -> frozenset[int]:

@@ -8,39 +8,11 @@ for, not the network.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from typing import overload
 
 from sheetscan.vision._angles import _CLEAR, choose_angles
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision.numbers import NumberToken
 from tests.vision._by_width import ByWidth, number_of_widths
-
-
-class _Watched(Sequence[NumberToken]):
-    """The numbers of a block at another angle, noting whether anything asked for them (cut them)."""
-
-    def __init__(self, numbers: tuple[NumberToken, ...]) -> None:
-        self.numbers = numbers
-        self.asked = False
-
-    def __len__(self) -> int:
-        self.asked = True
-        return len(self.numbers)
-
-    @overload
-    def __getitem__(self, index: int) -> NumberToken: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[NumberToken, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> NumberToken | tuple[NumberToken, ...]:
-        self.asked = True
-        return self.numbers[index]
-
-    def __iter__(self) -> Iterator[NumberToken]:
-        self.asked = True
-        return iter(self.numbers)
+from tests.vision._watched import Watched
 
 
 def test_a_block_read_clearly_the_usual_way_is_not_read_at_its_other_angles() -> None:
@@ -54,7 +26,7 @@ def test_a_block_read_clearly_the_usual_way_is_not_read_at_its_other_angles() ->
         table = {10: (1, p), 12: (2, p), 14: (4, p), 16: (6, p), 18: (8, p),
                  11: (1, 0.99), 13: (2, 0.99), 15: (4, 0.99), 17: (6, 0.99), 19: (8, 0.99)}
         usual = tuple(number_of_widths((10, w)) for w in (12, 14, 16, 18))
-        turned = _Watched(tuple(number_of_widths((w, 11)) for w in (13, 15, 17, 19)))
+        turned = Watched(tuple(number_of_widths((w, 11)) for w in (13, 15, 17, 19)))
         score = math.log(p * p) + 1.0 + 0.3 + 0.25
         assert (score >= _CLEAR) is (not asked)
         ((angle, _),) = choose_angles([(((0, usual), (180, turned)), True)], DigitCache(ByWidth(table)))
