@@ -29,7 +29,7 @@ def _edge_x(y: np.ndarray | float, at: float = 0.0) -> np.ndarray:
     return np.asarray(x0 + (x1 - x0) * (np.asarray(y) - y0) / (y1 - y0) + at)
 
 
-def _images(frame: np.ndarray = _FRAME) -> tuple[np.ndarray, np.ndarray]:
+def _images(frame: np.ndarray = _FRAME, *, rim: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The ratio (table beyond the edge dark, the rim and the frame drawn, the frame's top side run on to
     the edge as a squared paper's grid line runs on from it) and the ridges (the table told back to paper:
     its step is no line; the rim and the frame are)."""
@@ -38,8 +38,9 @@ def _images(frame: np.ndarray = _FRAME) -> tuple[np.ndarray, np.ndarray]:
     ridged = np.ones((400, 400), np.float32)
     cv2.polylines(ridged, [frame.astype(np.int32)], True, 0.3, 3)
     cv2.line(ridged, (round(_EDGE_TOP[0]), 100), (100, 100), 0.3, 3)
-    rim = np.abs(xs - _edge_x(ys, 1.0)) <= 1.0
-    ridged[rim & (ys > 20) & (ys < 380)] = 0.3
+    if rim:
+        along = np.abs(xs - _edge_x(ys, 1.0)) <= 1.0
+        ridged[along & (ys > 20) & (ys < 380)] = 0.3
     ratio = ridged.copy()
     ratio[table] = 0.3
     ridged[table] = 1.0
@@ -80,4 +81,12 @@ def test_not_a_smaller_outline_beyond_the_fits_reach() -> None:
     cv2.line(ridged, (140, 100), (140, 300), 0.3, 3)
     cv2.line(ratio, (140, 100), (140, 300), 0.3, 3)
     chosen, again = _outline(_ALONG_EDGE, ridged), _outline(inner, ridged)
+    assert not _drawn_better(again, chosen, ratio, ridged, _grey(ratio))
+
+
+def test_not_where_both_are_fitted_to_the_same_lines() -> None:
+    # No rim drawn along the edge: the first outline's side, found along the step, is fitted onto the
+    # frame's own line, as the outline found again is: the first stays.
+    ratio, ridged = _images(rim=False)
+    chosen, again = _outline(_ALONG_EDGE, ridged), _outline(_FRAME, ridged)
     assert not _drawn_better(again, chosen, ratio, ridged, _grey(ratio))
