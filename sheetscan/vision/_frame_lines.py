@@ -132,17 +132,11 @@ def line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float, 
     pen's darkness. Halfway to the paper keeps every drawn line and drops what is much fainter (the
     printed grid of squared paper, show-through from the other side). With `quarter`, the cut also
     stays clear of the marks a quarter of the places just inside the frame see (a grid's darker lines).
-    Where that cut would leave out the lines of one way (the frame's two sides across a motion blur),
-    the line's darkness is that way's (`_paler_way`).
     """
-    darkest = _darkest_at(ratio, frame, band)
-    line = float(np.median(darkest))
+    line = float(np.median(_darkest_at(ratio, frame, band)))
     # Decision: clamp to 0.6..0.85 so a very dark pen still admits slightly lighter strokes of the same
     # pen, and a missing frame sample (line not where expected) cannot make everything ink.
     contrast = min(0.85, max(0.6, (1.0 + line) / 2.0))
-    paler = _paler_way(darkest)
-    if contrast < 0.85 and paler > contrast:
-        line, contrast = paler, min(0.85, (1.0 + paler) / 2.0)
     # The paper as the same windows see it 3 bands inside the frame, where the whist zones' paper mostly
     # is: a window's darkest pixel there is the paper's own darkest mark (its grain, a printed grid).
     inside = _darkest_at(ratio, frame, band, inward=3 * band)
@@ -174,26 +168,6 @@ def line_contrast(ratio: NDArray[np.float32], frame: tuple[float, float, float, 
     # Decision: the level rises above 0.85 only as far as that, and only when the line is darker than
     # that paper: a missing frame still cannot make the paper's grain ink.
     return max(contrast, (line + paper) / 2.0) if line < paper else contrast
-
-
-def _paler_way(darkest: list[np.float32]) -> float:
-    """The darkness of the frame's paler pair of sides: the median of the darkest values (as
-    `_darkest_at` gives them, top, bottom, left and right in turn at each place) on its left and right
-    sides or on its top and bottom ones, whichever is paler."""
-    # Decision: a cut halfway to the paper from the median of all four sides that lies darker than one
-    # pair of sides' own median drops that pair's lines, and with them every drawn line running that
-    # way, so the cut is set by that pair, because a motion blur spreads a line drawn across it into a
-    # band several pixels wide that keeps a fraction of its darkness, while lines along it stay dark:
-    # the frame's top and bottom at 0.25 of the paper, its left and right sides at 0.69, the cut at
-    # 0.66, and no vertical line of the sheet seen (bench_styles seed 38000, motion, photo 6, lined
-    # paper: "no sheet"). A photo blurred every way alike, or not at all, has both pairs about as dark.
-    # Only under the cap (a frame darker than 0.7 of the paper), because a pale frame's cut is already
-    # set from the paper inside it (`line_contrast`'s last step), where a fine pen's paler pair is no
-    # blur: without this limit the rule also raised the cut on eight thin photos and one motion photo of
-    # the 709 of seeds 30000-42000 looked at (0.854-0.930 -> 0.862-0.933), closer to the paper's own
-    # marks; with it, two motion photos move (38006 and 40003: 0.781 -> 0.872).
-    places = np.array(darkest, np.float64).reshape(-1, 4)
-    return float(max(np.median(places[:, :2]), np.median(places[:, 2:])))
 
 
 _PAPER_CLEARANCE = 0.03
