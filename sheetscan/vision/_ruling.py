@@ -47,15 +47,23 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     band = cv2.dilate(faint, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     labels = np.asarray(found_labels, np.int32)
     xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
-    stats = blob_stats(mask, labels, count, (xs, ys))
     which = labels[ys, xs]
-    area = stats[:, cv2.CC_STAT_AREA]
+    area = np.bincount(which, minlength=count)
     on_band = np.bincount(which[band[ys, xs] > 0], minlength=count)
-    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     # Decision: blobs of one or two pixels are left alone, because the number stage already takes them
     # for specks (no dot is that small) and dropping them only moved what the line removal gives back.
-    candidates = np.flatnonzero((on_band >= share * np.maximum(area, 1)) & (extent < size) & (area > 2))
-    candidates = candidates[candidates > 0]
+    # Decision: the blobs' boxes are measured only for those that may be specks by their ink alone (on the
+    # ruling, and fewer pixels than a box `size` wide holds), because the drawn lines lie on the ruling found
+    # too and, measured, took most of the work (bench 1000 photos 0-7: 29 -> 21 ms a 12 MP photo's sheet);
+    # a blob of `size`² pixels or more is no shorter than `size` either way, so the same blobs are kept.
+    maybe = (on_band >= share * np.maximum(area, 1)) & (area > 2) & (area < size * size)
+    maybe[0] = False
+    if not maybe.any():
+        return mask
+    near = maybe[which]
+    stats = blob_stats(mask, labels, count, (xs[near], ys[near]))
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    candidates = np.flatnonzero(maybe & (extent < size))
     if candidates.size == 0:
         return mask
     inked = np.bincount(which, weights=strength[ys, xs].astype(np.float64), minlength=count)
