@@ -41,11 +41,15 @@ def _correlations(strength: Mask, scale: int, longest: int) -> tuple[Floats, Flo
                                        interpolation=cv2.INTER_AREA), np.float32)
     height, width = values.shape
     rows, cols = cv2.getOptimalDFTSize(height + longest), cv2.getOptimalDFTSize(width + longest)
+    # Decision: the spectra are kept in OpenCV's packed form for real images (CCS: each conjugate pair
+    # once), because the gradients are real and so are their correlations: the full complex spectra did
+    # every transform and product twice over (about 50 of 60 ms a 12 MP photo's sheet, 17 packed). The
+    # correlations are the same but for float rounding (a millionth of their size).
     spectra = []
     for dx, dy in ((1, 0), (0, 1)):
         gradient = np.zeros((rows, cols), np.float32)
         gradient[:height, :width] = cv2.Sobel(values, cv2.CV_32F, dx, dy, ksize=3)
-        spectra.append(np.asarray(cv2.dft(gradient, flags=cv2.DFT_COMPLEX_OUTPUT), np.float32))
+        spectra.append(np.asarray(cv2.dft(gradient), np.float32))
     across, down = spectra
 
     def correlation(first: Floats, second: Floats) -> Floats:

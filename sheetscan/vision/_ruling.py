@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision._line_pieces import blob_stats
-from sheetscan.vision._lines import at_least, opening
+from sheetscan.vision._lines import at_least, opening, shrunk
 
 __all__ = ["faint_ruling", "without_ruling_specks", "written_on_ruling"]
 
@@ -47,15 +47,23 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     band = cv2.dilate(faint, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     labels = np.asarray(found_labels, np.int32)
     xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
-    stats = blob_stats(mask, labels, count, (xs, ys))
     which = labels[ys, xs]
-    area = stats[:, cv2.CC_STAT_AREA]
+    area = np.bincount(which, minlength=count)
     on_band = np.bincount(which[band[ys, xs] > 0], minlength=count)
-    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     # Decision: blobs of one or two pixels are left alone, because the number stage already takes them
     # for specks (no dot is that small) and dropping them only moved what the line removal gives back.
-    candidates = np.flatnonzero((on_band >= share * np.maximum(area, 1)) & (extent < size) & (area > 2))
-    candidates = candidates[candidates > 0]
+    # Decision: the blobs' boxes are measured only for those that may be specks by their ink alone (on the
+    # ruling, and fewer pixels than a box `size` wide holds), because the drawn lines lie on the ruling found
+    # too and, measured, took most of the work (bench 1000 photos 0-7: 29 -> 21 ms a 12 MP photo's sheet);
+    # a blob of `size`² pixels or more is no shorter than `size` either way, so the same blobs are kept.
+    maybe = (on_band >= share * np.maximum(area, 1)) & (area > 2) & (area < size * size)
+    maybe[0] = False
+    if not maybe.any():
+        return mask
+    near = maybe[which]
+    stats = blob_stats(mask, labels, count, (xs[near], ys[near]))
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    candidates = np.flatnonzero(maybe & (extent < size))
     if candidates.size == 0:
         return mask
     inked = np.bincount(which, weights=strength[ys, xs].astype(np.float64), minlength=count)
@@ -137,8 +145,8 @@ def faint_ruling(strength: Mask, *, level: float, length: float, along: int = 4)
     height, width = strength.shape
     found = np.zeros_like(strength)
     for level_run in (True, False):
-        shrunk = (max(1, width // along), height) if level_run else (width, max(1, height // along))
-        small = np.asarray(cv2.resize(strength, shrunk, interpolation=cv2.INTER_AREA), np.uint8)
+        narrow = (max(1, width // along), height) if level_run else (width, max(1, height // along))
+        small = np.asarray(cv2.resize(strength, narrow, interpolation=cv2.INTER_AREA), np.uint8)
         # (the averaging window, the run, the thickening across); sizes are (x, y).
         window, run, across = ((2, 1), (max(1, size // along), 1), (1, 3)) if level_run else \
             ((1, 2), (1, max(1, size // along)), (3, 1))
@@ -211,8 +219,8 @@ def _ruling_darkness(strength: Mask, bare: Mask, xs: npt.NDArray[np.int64], ys: 
     height, width = strength.shape
     small = (max(1, width // _SHRINK), max(1, height // _SHRINK))
     window = (max(1, size // _SHRINK) | 1,) * 2
-    count = cv2.blur(np.asarray(cv2.resize(bare, small, interpolation=cv2.INTER_AREA), np.float32), window)
-    summed = cv2.resize(cv2.bitwise_and(strength, bare), small, interpolation=cv2.INTER_AREA)
+    count = cv2.blur(shrunk(bare, _SHRINK).astype(np.float32), window)
+    summed = shrunk(np.asarray(cv2.bitwise_and(strength, bare), np.uint8), _SHRINK)
     total = cv2.blur(np.asarray(summed, np.float32), window)
     sy, sx = np.minimum(ys // _SHRINK, small[1] - 1), np.minimum(xs // _SHRINK, small[0] - 1)
     found = count[sy, sx].astype(np.float64)
