@@ -1,6 +1,6 @@
 """Stage 5: a dot drawn touching the foot of a number's last digit is no part of the number: the space
-after the number is measured from the digit (`_group.ink_end`), and the number it ends is not read as
-a crossed-out one (`_totals._read_ways`).
+after the number is measured from the digit (`_group.ink_end`), the number it ends is not read as a
+crossed-out one (`_totals._read_ways`), and the glyph after it leads the next number (`_cut_block`).
 
 The images are drawn here: a digit as a dark upright stroke with a foot, a dot as a dark disc on the
 writing line joined to the digit by a faint smear (the blurred edges of the two marks meeting), as a
@@ -13,8 +13,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from sheetscan.vision import _group
+from sheetscan.vision._cut_block import _number_image
 from sheetscan.vision._group import ink_end
 from sheetscan.vision._totals import choose_cuts
+from sheetscan.vision._zone_ink import components
 from sheetscan.vision.numbers import NumberToken
 from sheetscan.vision.recognise import NumberImage, NumberReading
 from tests.vision._by_width import ByWidth
@@ -137,3 +140,40 @@ def test_a_mark_under_the_digits_own_stroke_is_no_dot() -> None:
     cv2.line(image, (21, 4), (30, 4), FAINT, 3)
     box = (0, 0, 33, HEIGHT)
     assert ink_end(image, (box,), height=HEIGHT) == 33
+
+
+def _number_after(dotted: bool) -> tuple[list[list[tuple[int, int, int, int]]], int]:
+    """The ways `_cut_block` offers the second glyph of a token: a digit (its dot touching its foot when
+    `dotted`), then "120" written as one glyph (as in test_digit_cuts_ones), 40 px tall; with the
+    second glyph's left edge."""
+    strength = np.zeros((50, 120), np.uint8)
+    _digit(strength, 0, 22)
+    if dotted:
+        _dot(strength, 21, 29)
+    shift = 40
+    cv2.line(strength, (shift + 5, 5), (shift + 5, 44), DARK, 3)  # the "1"
+    cv2.line(strength, (shift + 5, 41), (shift + 14, 41), DARK, 2)  # touching the 2's foot
+    cv2.ellipse(strength, (shift + 24, 15), (11, 10), 0, 180, 360, DARK, 3)  # the 2's hook
+    cv2.line(strength, (shift + 35, 15), (shift + 13, 44), DARK, 3)  # its diagonal
+    cv2.line(strength, (shift + 13, 44), (shift + 47, 43), DARK, 3)  # its base, run into the "0"
+    cv2.ellipse(strength, (shift + 53, 25), (12, 19), 0, 0, 360, DARK, 3)  # the "0"
+    mask = np.where(strength > 0, 255, 0).astype(np.uint8)
+    labels, stats, _ = components(mask)
+    first, second = sorted(_group.blobs_of(stats), key=lambda b: b.x)
+    group = _group.Group(glyphs=(_group.Glyph((first,)), _group.Glyph((second,))), row=0)
+    image = _number_image(group, mask, strength, labels, stats.shape[0], float(HEIGHT), 26.0)
+    assert image is not None
+    crop_x = image[3][0]
+    return image[1][1], second.x - crop_x
+
+
+def test_the_glyph_after_a_dotted_digit_leads_its_number() -> None:
+    # "120" written as one glyph is offered its "1" cut off and its rest cut in two only where it leads
+    # its number: after a digit of its own number, a "1" and two more digits would make four. After a
+    # digit whose dot touches its foot, it leads the next number, and the three-digit way is offered:
+    # a first box no wider than 8 px, the next starting by the 2 (within 14 px of the glyph's edge).
+    def three(ways: list[list[tuple[int, int, int, int]]], left: int) -> bool:
+        return any(len(w) == 3 and w[0][2] <= 8 and w[1][0] - left <= 14 for w in ways)
+
+    assert three(*_number_after(dotted=True))
+    assert not three(*_number_after(dotted=False))
