@@ -192,10 +192,11 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             continue
         if len(ways) == 1 and not splittable:
             continue
+        ends: dict[tuple[_group.Box, ...], int] = {}  # (the token's ways share their first parts)
         for w, way in enumerate(ways):
             jobs.append((id(token), 2 * w, way_token(token, way), 0.0, 1))
             if splittable:
-                for sides, cost in _splits(token, way):
+                for sides, cost in _splits(token, way, ends):
                     jobs.extend((id(token), 2 * w + 1, part_token(token, part), cost, len(sides))
                                 for part in sides)
     struck: dict[int, Part] = {}
@@ -263,10 +264,12 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     return out
 
 
-def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, ...]], float]]:
+def _splits(token: NumberToken, way: Way,
+            ends: dict[tuple[_group.Box, ...], int]) -> list[tuple[list[tuple[_group.Box, ...]], float]]:
     """The ways of reading `way` of the token as several numbers, each as its parts' digit boxes and its
     cost (`split_cost` of each space it splits at): in two between any two glyphs, and in three where
-    both spaces are wide (`_WIDE_GAP`: "2 8 10" written without dots).
+    both spaces are wide (`_WIDE_GAP`: "2 8 10" written without dots). `ends`: where the digits of the
+    token's parts end (`_space`), kept across its ways.
 
     Decision: three parts only at two wide spaces, because a three-glyph token is far more often one
     number of three digits, and every part is read from crops the two-part splits read already.
@@ -289,7 +292,7 @@ def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, .
                  for start, end in itertools.pairwise((0, *cuts, len(way)))]
         if not all(sides):  # (a way that joins two glyphs leaves the glyph after the joint empty)
             continue
-        spaces = [_space(token, a, b) / height for a, b in itertools.pairwise(sides)]
+        spaces = [_space(token, a, b, ends) / height for a, b in itertools.pairwise(sides)]
         if len(cuts) == 1 or min(spaces) >= _WIDE_GAP:
             out.append((sides, sum(map(split_cost, spaces))))
     return out
@@ -319,11 +322,13 @@ def _ends_in_dot(token: NumberToken) -> bool:
     return _group.ink_end(token.image.gray, boxes, height=token.digit_size[0]) < end
 
 
-def _space(token: NumberToken, left: tuple[_group.Box, ...], right: tuple[_group.Box, ...]) -> float:
+def _space(token: NumberToken, left: tuple[_group.Box, ...], right: tuple[_group.Box, ...],
+           ends: dict[tuple[_group.Box, ...], int]) -> float:
     """The space in pixels from the end of the digits in the token's boxes `left`, a dot touching the
-    last one's foot left out (`_group.ink_end`), to the left end of `right`."""
-    end = _group.ink_end(token.image.gray, left, height=token.digit_size[0])
-    return float(min(b[0] for b in right) - end)
+    last one's foot left out (`_group.ink_end`; kept in `ends` by `left`), to the left end of `right`."""
+    if left not in ends:
+        ends[left] = _group.ink_end(token.image.gray, left, height=token.digit_size[0])
+    return float(min(b[0] for b in right) - ends[left])
 
 
 def split_cost(space: float) -> float:
