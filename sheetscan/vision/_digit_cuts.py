@@ -87,7 +87,8 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     (`_edge_strokes`): "11" or "14" written touching can be narrower than a wide digit. A glyph
     whose "1" on the left leaves a rest wide enough for two digits is also offered the "1" cut off
     and the rest cut in two ("120" written touching), when it is its number's `leading` glyph, and the
-    "1" cut off where it joins its digit when that is not the thinnest column (`_edge_strokes`), and,
+    "1" cut off where it joins its digit when that is not the thinnest column (`_edge_strokes`) or past
+    a slanted "1" where it stands apart from its digit (`_apart_stroke`), and,
     in a leading glyph the first way cuts into digits, the "1" cut off with the first way's cuts kept
     ("149" written touching). The recogniser and the zone's running totals choose among them. At most
     `most` options, and those last ones.
@@ -161,7 +162,10 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     # rest whole when it is narrower than a digit is tall, and cut in two when it may be two digits, in
     # a leading glyph. (A rest of two digits read whole reads as "not a digit", and the number as a
     # sure "1": seeds 3008 "100", 6003 "128".)
-    for column in nearer:
+    # And a slanted "1" run into its digit, cut past it where it stands apart (`_apart_stroke`), the same way.
+    apart = _apart_stroke(piece, height=height)
+    leaning = [] if apart is None or apart in nearer else [apart]
+    for column in [*nearer, *leaning]:
         if w - column < height:
             add(_boxes_between(glyph, piece, [column]), most + 2)
         rest = _rest_cut(profile, column, narrowest * height) if leading else None
@@ -287,6 +291,78 @@ def _rings_across(piece: npt.NDArray[np.bool_], grow: int, w: int, h: int) -> bo
         padded = np.asarray(cv2.dilate(padded, kernel), dtype=np.uint8)
     return any(across + 2 * grow >= _RING_ACROSS * w and down + 2 * grow >= 0.25 * h
                for _, _, across, down in _holes(np.asarray(padded == 0, dtype=np.uint8)).tolist())
+
+
+_APART = 0.5
+"""A glyph's leftmost stroke stands apart from the rest of its ink in at least this share of its rows to
+be a "1" run into the digit after it (`_apart_stroke`)."""
+
+
+_STROKE_RUN = 0.3
+"""A row crosses a stroke, upright or slanted, in a run of ink no wider than this many digit heights
+(a pen's stroke is about a tenth of the digit's height; `_apart_stroke`)."""
+
+
+_CROSSING = 0.07
+"""Rows, in digit heights, where a "1" standing apart crosses the bar of the digit it runs into (and
+stands apart no more) that still leave it one stretch (`_apart_stroke`): about a pen stroke's width
+(bench 1003: a "1" that crosses the top of the 5 of "153" in 2 rows of 35; 0.1 heights, 4 rows, also
+bridged the rows of that 5's foot and took the 3's foot under it for the 1's)."""
+
+
+def _longest_stretch(flags: npt.NDArray[np.bool_], gap: int) -> npt.NDArray[np.int64]:
+    """The indices of True `flags` in their longest stretch, gaps of up to `gap` False ones bridged (the
+    first among equals)."""
+    edges = np.diff(np.r_[False, flags, False].astype(np.int8))
+    starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    if starts.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    joined = [[int(starts[0]), int(stops[0])]]
+    for start, stop in zip(starts[1:].tolist(), stops[1:].tolist(), strict=True):
+        if start - joined[-1][1] <= gap:
+            joined[-1][1] = stop
+        else:
+            joined.append([start, stop])
+    start, stop = max(joined, key=lambda pair: pair[1] - pair[0])
+    return start + np.flatnonzero(flags[start:stop])
+
+
+def _apart_stroke(piece: npt.NDArray[np.bool_], *, height: float, side: float = 0.4,
+                  tall: float = 0.75) -> int | None:
+    """The column just past a glyph's leftmost stroke, where that stroke is a "1" slanting into the digit
+    after it, or None: the furthest right its ink reaches in the longest stretch of rows where it stands
+    apart (a run no wider than a stroke, `_STROKE_RUN`, with more ink after it in the row), those rows
+    at least `_APART` of the glyph's, the cut within `side` of the glyph's width, the stroke before it
+    at least `tall` of the glyph's height and straight (as `_two_strokes` asks of a "1").
+
+    Decision: a slanted "1" touches its digit at a joint only near one end, and a column through it
+    crosses it over many rows, so the profile that `_edge_strokes` cuts at its thin columns has no thin
+    column there (bench 1003: a "1" leaning into the foot of the 2 of "120", read 20; one leaning into
+    the top of the 5 of "153", "128.153" read 125); cut past its right edge, the network reads each side
+    right (120 at 0.99, 153 at 0.99: a bit of the neighbour in a box is what it is trained on). Only a
+    straight stroke, as for `_two_strokes`: a round digit's side stands apart from its other side too,
+    and bends."""
+    h, w = piece.shape
+    rows = np.flatnonzero(piece.any(axis=1))
+    if h == 0 or rows.size < _APART * h:
+        return None
+    ink = piece[rows]
+    columns = np.arange(w)[None, :]
+    first = ink.argmax(axis=1)
+    after = ~ink & (columns >= first[:, None])
+    end = np.where(after.any(axis=1), after.argmax(axis=1), w)
+    apart = (ink & (columns >= end[:, None])).any(axis=1) & (end - first <= _STROKE_RUN * height)
+    stretch = _longest_stretch(apart, round(_CROSSING * height))
+    if stretch.size < _APART * h:
+        return None
+    column = int(end[stretch].max())
+    if not 2 <= column <= side * w:
+        return None
+    stroke = piece[:, :column]
+    kept = np.flatnonzero(stroke.any(axis=1))
+    if kept.size == 0 or kept[-1] - kept[0] + 1 < tall * h:
+        return None
+    return column if abs(stroke_bend(stroke, height, h)) <= _STRAIGHT else None
 
 
 def _rest_cut(profile: npt.NDArray[np.float64], edge: int, narrowest: float) -> int | None:

@@ -19,6 +19,7 @@ import itertools
 from dataclasses import dataclass
 from functools import cached_property
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -421,6 +422,72 @@ def _split_at_dots(glyphs: list[Glyph], dots: list[Blob], *, height: float, wide
                 continue
         runs.append([glyph])
     return runs
+
+
+_CORE = 0.5
+"""A pen's mark is taken where it is at least this share of its darkest ink (its width at half its
+darkness, as a stroke's width is measured): two marks that touch only where their blurred edges meet
+are two marks (`ink_end`)."""
+_DOT_TALL = 0.42
+"""A dot is smaller than this many digit heights every way (as `is_dot` takes a dot standing apart)."""
+_FOOT = 0.25
+"""A dot stands on the writing line: its foot is within this many digit heights of its digit's foot."""
+_DIGIT_TALL = 0.55
+"""What is left beside a dot stands at least this many digit heights tall: a digit, not a fragment
+(as `_join_fragments` takes one)."""
+
+
+def _high_in_last_column(piece: npt.NDArray[np.uint8], row: float) -> bool:
+    """Whether the last column of `piece` holds ink above `row`: then no dot ends it (`ink_end` asks its
+    dot's columns to hold nothing above the middle of a digit at least `_DIGIT_TALL` tall, which lies
+    below the ink's top by half that), and the dearer look for one is spared (most numbers end so)."""
+    last = piece[:, -1] > 0
+    return bool(last.any()) and int(np.argmax(last)) < row
+
+
+def ink_end(gray: npt.NDArray[np.uint8], boxes: tuple[Box, ...], *, height: float) -> int:
+    """The column one past the last digit ink in `boxes` (of the image `gray`, ink bright on 0), a dot
+    drawn touching the last digit's foot left out: where the space after the number begins.
+
+    Decision: a dot touching the digit before it is no part of the number, because the writer puts the
+    dot in the space after a number: a space measured from the dot is the space after it alone, and two
+    numbers whose dot touched the first ("55." and "75", bench 1003) stood 0.27 digit heights apart
+    from the dot, as close as two digits of one number, where their space from the 5 is 0.6. The
+    dot is the mark, at half the ink's darkness (`_CORE`), that stands apart from the rest there, after
+    all of it, dot-sized (`_DOT_TALL`) and on the writing line (`_FOOT`), beside a digit (`_DIGIT_TALL`),
+    with nothing in its columns above the digit's middle: a dot (or a comma's tail) stands low in the
+    row, while the core of a heavy round stroke, apart from the rest at half its darkness, has the
+    digit's other strokes above it (motion 42004: a "64" whose 6's loop, blurred, stood apart).
+    """
+    x0 = min(b[0] for b in boxes)
+    x1 = max(b[0] + b[2] for b in boxes)
+    y0 = min(b[1] for b in boxes)
+    y1 = max(b[1] + b[3] for b in boxes)
+    inside = np.zeros((y1 - y0, x1 - x0), dtype=bool)
+    for x, y, w, h in boxes:
+        inside[y - y0:y + h - y0, x - x0:x + w - x0] = True
+    piece = np.where(inside, gray[y0:y1, x0:x1], 0)
+    rows = np.flatnonzero(piece.any(axis=1))
+    if rows.size == 0 or _high_in_last_column(piece, int(rows[0]) + 0.5 * _DIGIT_TALL * height):
+        return x1
+    ink = piece[piece > 0]
+    core = (piece >= _CORE * float(ink.max())).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    if count < 3:
+        return x1
+    marks = stats[1:]
+    last = int(np.argmax(marks[:, 0] + marks[:, 2]))
+    dx, dy, dw, dh = (int(v) for v in marks[last, :4])
+    rest = np.delete(marks, last, axis=0)
+    rest_right = int((rest[:, 0] + rest[:, 2]).max())
+    rest_top, rest_bottom = int(rest[:, 1].min()), int((rest[:, 1] + rest[:, 3]).max())
+    top = int(np.flatnonzero(piece[:, dx:].any(axis=1))[0])  # of all the ink in the dot's columns
+    small = max(dw, dh) < _DOT_TALL * height
+    after = dx >= rest_right
+    low = 2 * top >= rest_top + rest_bottom
+    on_line = abs((dy + dh) - rest_bottom) <= _FOOT * height
+    beside_digit = rest_bottom - rest_top >= _DIGIT_TALL * height
+    return x0 + rest_right if small and after and low and on_line and beside_digit else x1
 
 
 def typical_width(groups: list[Group], *, height: float) -> float:

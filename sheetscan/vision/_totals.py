@@ -192,10 +192,11 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             continue
         if len(ways) == 1 and not splittable:
             continue
+        ends: dict[tuple[_group.Box, ...], int] = {}  # (the token's ways share their first parts)
         for w, way in enumerate(ways):
             jobs.append((id(token), 2 * w, way_token(token, way), 0.0, 1))
             if splittable:
-                for sides, cost in _splits(token, way):
+                for sides, cost in _splits(token, way, ends):
                     jobs.extend((id(token), 2 * w + 1, part_token(token, part), cost, len(sides))
                                 for part in sides)
     struck: dict[int, Part] = {}
@@ -263,10 +264,12 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     return out
 
 
-def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, ...]], float]]:
+def _splits(token: NumberToken, way: Way,
+            ends: dict[tuple[_group.Box, ...], int]) -> list[tuple[list[tuple[_group.Box, ...]], float]]:
     """The ways of reading `way` of the token as several numbers, each as its parts' digit boxes and its
     cost (`split_cost` of each space it splits at): in two between any two glyphs, and in three where
-    both spaces are wide (`_WIDE_GAP`: "2 8 10" written without dots).
+    both spaces are wide (`_WIDE_GAP`: "2 8 10" written without dots). `ends`: where the digits of the
+    token's parts end (`_space`), kept across its ways.
 
     Decision: three parts only at two wide spaces, because a three-glyph token is far more often one
     number of three digits, and every part is read from crops the two-part splits read already.
@@ -289,7 +292,7 @@ def _splits(token: NumberToken, way: Way) -> list[tuple[list[tuple[_group.Box, .
                  for start, end in itertools.pairwise((0, *cuts, len(way)))]
         if not all(sides):  # (a way that joins two glyphs leaves the glyph after the joint empty)
             continue
-        spaces = [_space(a, b) / height for a, b in itertools.pairwise(sides)]
+        spaces = [_space(token, a, b, ends) / height for a, b in itertools.pairwise(sides)]
         if len(cuts) == 1 or min(spaces) >= _WIDE_GAP:
             out.append((sides, sum(map(split_cost, spaces))))
     return out
@@ -312,9 +315,20 @@ def _with_struck(parts: tuple[Part, ...], struck: dict[int, Part]) -> tuple[Part
     return parts if before is None else (before, *parts)
 
 
-def _space(left: tuple[_group.Box, ...], right: tuple[_group.Box, ...]) -> float:
-    """The space in pixels from the right end of the boxes `left` to the left end of `right`."""
-    return float(min(b[0] for b in right) - max(b[0] + b[2] for b in left))
+def _ends_in_dot(token: NumberToken) -> bool:
+    """Whether a dot touches the foot of the token's last digit (`_group.ink_end`)."""
+    boxes = token.image.digit_boxes
+    end = max(b[0] + b[2] for b in boxes)
+    return _group.ink_end(token.image.gray, boxes, height=token.digit_size[0]) < end
+
+
+def _space(token: NumberToken, left: tuple[_group.Box, ...], right: tuple[_group.Box, ...],
+           ends: dict[tuple[_group.Box, ...], int]) -> float:
+    """The space in pixels from the end of the digits in the token's boxes `left`, a dot touching the
+    last one's foot left out (`_group.ink_end`; kept in `ends` by `left`), to the left end of `right`."""
+    if left not in ends:
+        ends[left] = _group.ink_end(token.image.gray, left, height=token.digit_size[0])
+    return float(min(b[0] for b in right) - ends[left])
 
 
 def split_cost(space: float) -> float:
@@ -447,6 +461,13 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
     strike the strikes stage misses (a scribble, a stroke through a digit's own bar) leaves only the
     totals to tell: the struck number mostly steps back from the number before (176, 211 struck,
     201). Only the first part: the correction is written after the struck number.
+
+    Decision: not where the first part ends in a dot touching its last digit (`_ends_in_dot`), because
+    that dot says the first is a total the writer finished: he puts no dot after a number he strikes
+    out ("2." run into a struck "1", then 3, 5, bench 1003: read 2 struck, 1, 3 with the dot seen and
+    the struck reading offered). (The second part struck instead, the slip after a finished total, was
+    tried: it let the totals strike out a right "46" after a "38." where the number after it had lost a
+    digit, small 40002.)
     """
     if not jobs:
         return {}
@@ -476,8 +497,9 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
             found.append((parts, every))
             if struck is not None and count == 2 and cost <= split_cost(_STRUCK_GAP):
                 first, first_reading = parts[0]
-                struck[id(token)] = (replace(first, crossed_out=True), first_reading)
-                found.append((((token, reading),), every - _STRUCK_COST))
+                if not _ends_in_dot(first):
+                    struck[id(token)] = (replace(first, crossed_out=True), first_reading)
+                    found.append((((token, reading),), every - _STRUCK_COST))
         else:
             pending.append((token, reading))
     return {key: absorbed(found, habit=habit) for key, found in options.items()}
