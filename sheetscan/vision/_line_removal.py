@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision._line_fringes import drop_line_fringes
+from sheetscan.vision._line_pieces import blob_stats
 
 __all__ = ["line_width", "remove_lines"]
 
@@ -145,29 +146,39 @@ soft edge may stick out by a pixel here and there."""
 
 def _apart_in_lines(mask: Mask, drawn: Mask, *, speck: int, longest: float) -> Mask | None:
     """The blobs of `mask` (non-zero) lying within the `drawn` lines' mask (non-zero, and a pixel around it;
-    at least `_INSIDE` of their ink), at least `speck` px and under `longest` px long either way (255), or
-    None when there is none.
+    at least `_INSIDE` of their ink), at least `speck` px and under `longest` px long either way, and not
+    along a line of the mask (`_along_a_line`) (255), or None when there is none.
 
     Each blob is a piece of ink apart from all others: with paper all round it, it is not joined to the line
     it lies beside, whose own ink runs on along the line far past a digit's size.
     """
-    count, found, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count <= 1:
+    # Only the ink within the mask is looked at, by its places (few of the sheet's pixels); a blob's extent
+    # is that of its ink within the mask (all of it but a few soft edge pixels).
+    inside = cv2.bitwise_and(mask, cv2.dilate(drawn, np.ones((3, 3), np.uint8)))
+    points = cv2.findNonZero(inside)
+    if points is None:
         return None
-    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    sized = (extent >= speck) & (extent < longest)
-    sized[0] = False
-    if not sized.any():
-        return None
+    count, found = cv2.connectedComponents(mask, connectivity=8)
     labels = np.asarray(found, np.int32)
-    inside = cv2.dilate((drawn > 0).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    within = np.bincount(labels[inside], minlength=count)
-    chosen = sized & (within >= _INSIDE * stats[:, cv2.CC_STAT_AREA])
+    xs, ys = np.asarray(points, np.int64).reshape(-1, 2).T
+    stats = blob_stats(inside, labels, count, inked=(xs, ys))
+    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    chosen = (extent >= speck) & (extent < longest)
+    chosen[0] = False
+    if not chosen.any():
+        return None
+    xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
+    owners = labels[ys, xs]
+    chosen &= stats[:, cv2.CC_STAT_AREA] >= _INSIDE * np.bincount(owners, minlength=count)
     for label in np.flatnonzero(chosen):
         chosen[label] = not _along_a_line(labels, int(label), stats[label, :4], drawn, reach=speck // 2)
     if not chosen.any():
         return None
-    return np.where(chosen[labels], 255, 0).astype(np.uint8)
+    # The blobs are few pixels: painted by their places rather than a lookup over the sheet.
+    out = np.zeros_like(mask)
+    given = chosen[owners]
+    out[ys[given], xs[given]] = 255
+    return out
 
 
 def _along_a_line(labels: npt.NDArray[np.int32], label: int, box: npt.NDArray[np.int32], drawn: Mask, *,
