@@ -42,12 +42,12 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     of the pieces of line it meets, but it gives back no line of its own (see below).
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
-    # Decision: a blob of ink apart from every other, lying within the drawn lines' mask and no longer than a
-    # digit, is handwriting the zone stage's mask took in, not a line, and is given back whole, because the
-    # mask's traced bands ran into digits written against a line or joined to it by squared paper's ruling,
-    # and a "1" hanging just under a line went with it (bench_styles small 40007 "10" read 0). A line's ink
-    # runs on along it, so its blob is longer than a digit; a stretch of line broken off from it by a gap
-    # in a pale line goes later as a line's piece (`_line_pieces`: a single stroke running on into the mask).
+    # Decision: a blob of ink apart from every other, no longer than a digit, lying within a piece of the drawn
+    # lines' mask that holds nothing more (`_apart_in_lines`), is handwriting the zone stage's mask took in
+    # and is given back whole, because a "1" hanging just under a line, with paper between, went with the
+    # line (bench_styles small 40007: "10" read 0). A line's mask runs on out of a digit's neighbourhood:
+    # where only the crossing of two pale lines passed for ink (thin 37006: read as "2" and "7" when every
+    # blob wholly within the mask was given back), or a piece of a line drawn twice lies between its strokes.
     apart = _apart_in_lines(mask, drawn, speck=2 * (drawn_width if drawn_width is not None else line_width(drawn)),
                             longest=_DIGIT * line_length) if drawn is not None and line_length else None
     # Decision: the line given back is only what handwriting OFF the lines reaches, not what the writing
@@ -146,8 +146,8 @@ soft edge may stick out by a pixel here and there."""
 
 def _apart_in_lines(mask: Mask, drawn: Mask, *, speck: int, longest: float) -> Mask | None:
     """The blobs of `mask` (non-zero) lying within the `drawn` lines' mask (non-zero, and a pixel around it;
-    at least `_INSIDE` of their ink), at least `speck` px and under `longest` px long either way, and not
-    along a line of the mask (`_along_a_line`) (255), or None when there is none.
+    at least `_INSIDE` of their ink), at least `speck` px and under `longest` px long either way, each in a
+    piece of the mask of its own (`_island`) (255), or None when there is none.
 
     Each blob is a piece of ink apart from all others: with paper all round it, it is not joined to the line
     it lies beside, whose own ink runs on along the line far past a digit's size.
@@ -171,7 +171,7 @@ def _apart_in_lines(mask: Mask, drawn: Mask, *, speck: int, longest: float) -> M
     owners = labels[ys, xs]
     chosen &= stats[:, cv2.CC_STAT_AREA] >= _INSIDE * np.bincount(owners, minlength=count)
     for label in np.flatnonzero(chosen):
-        chosen[label] = not _along_a_line(labels, int(label), stats[label, :4], drawn, reach=speck // 2)
+        chosen[label] = _island(labels, int(label), stats[label, :4], drawn, reach=speck // 2)
     if not chosen.any():
         return None
     # The blobs are few pixels: painted by their places rather than a lookup over the sheet.
@@ -181,36 +181,29 @@ def _apart_in_lines(mask: Mask, drawn: Mask, *, speck: int, longest: float) -> M
     return out
 
 
-def _along_a_line(labels: npt.NDArray[np.int32], label: int, box: npt.NDArray[np.int32], drawn: Mask, *,
-                  reach: int, share: float = 0.7) -> bool:
-    """Whether blob `label` (of `labels`, its box x, y, width, height) lies along a line of the `drawn` mask
-    (non-zero) that runs on past both its ends: past each end of its main axis, from `reach` px to 3 × `reach`
-    px on, at least `share` of the places lie in the mask outside the blob and `reach` px around it.
+def _island(labels: npt.NDArray[np.int32], label: int, box: npt.NDArray[np.int32], drawn: Mask, *,
+            reach: int) -> bool:
+    """Whether the `drawn` lines' mask (non-zero) around blob `label` (of `labels`, its box x, y, width,
+    height) holds the blob and nothing more: every piece of the mask (8-connected) that meets the blob lies
+    within `reach` px of it.
 
-    A piece of a line drawn twice (the ink between its two strokes and the ruling crossing them) has the
-    line going on past both its ends; a digit the mask took in lies beside a line or across it, with paper
-    past its ends along its own axis.
+    A line's mask runs on along the line, out of any digit's neighbourhood: past a piece of a line drawn
+    twice, out of the crossing of two pale lines where only the crossing passed for ink, along the line a
+    "1" written against it touches. An island of mask around a blob of ink apart from all other ink (the
+    zone stage's band took in a "1" hanging under a line) is no line's.
     """
     x, y, w, h = (int(v) for v in box)
     height, width = drawn.shape
-    x0, y0 = max(0, x - 4 * reach), max(0, y - 4 * reach)
-    x1, y1 = min(width, x + w + 4 * reach), min(height, y + h + 4 * reach)
+    pad = reach + 1
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
     own = np.asarray(labels[y0:y1, x0:x1] == label, np.uint8)
-    around = cv2.dilate(own, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
-    rest = (drawn[y0:y1, x0:x1] > 0) & (around == 0)
-    ys, xs = np.nonzero(own)
-    points = np.stack([xs, ys], axis=1).astype(np.float64)
-    middle = points.mean(axis=0)
-    _, vectors = np.linalg.eigh((points - middle).T @ (points - middle))
-    axis = vectors[:, 1]
-    along = (points - middle) @ axis
-    steps = np.arange(reach, 3 * reach + 1, dtype=np.float64)
-    for end, way in ((points[int(along.argmax())], axis), (points[int(along.argmin())], -axis)):
-        px = np.clip(np.rint(end[0] + steps * way[0]).astype(np.int64), 0, x1 - x0 - 1)
-        py = np.clip(np.rint(end[1] + steps * way[1]).astype(np.int64), 0, y1 - y0 - 1)
-        if float(np.mean(rest[py, px])) < share:
-            return False
-    return True
+    window = np.asarray(drawn[y0:y1, x0:x1] > 0, np.uint8)
+    _, found = cv2.connectedComponents(np.maximum(window, own), connectivity=8)
+    pieces = np.asarray(found, np.int32)
+    piece = pieces[own > 0][0]
+    near = cv2.dilate(own, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0
+    return not np.any((pieces == piece) & ~near)
 
 
 def _off_lines(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[np.int64], count: int,

@@ -1,7 +1,8 @@
 """Stage 4: ink apart from all other ink that lies within the zone stage's line mask, no longer than a digit,
 is handwriting the mask took in and is kept (`_line_removal._apart_in_lines`, and `_line_pieces` judging it
-against the mask less itself), unless a line of the mask runs on past both its ends along it (a piece of a
-line drawn twice, `_line_removal._along_a_line`).
+against the mask less itself), when the mask around it holds nothing more (`_line_removal._island`): a line's
+mask runs on out of a digit's neighbourhood (past a piece of a line drawn twice, out of the crossing of two
+pale lines).
 
 The truth is where each test draws its strokes: a level line, its mask, and a level "1" written just under
 it, with paper between, that the mask's band took in (as the zone stage's traced bands take in what lies
@@ -22,13 +23,14 @@ _ONE = (slice(207, 210), slice(180, 206))
 def _line_and_one() -> tuple[np.ndarray, np.ndarray]:
     """Ink (255) of a level line (rows 199-202, all across a 1000 px sheet, whose digits may be up to 0.3 of
     0.2 of its side long) and the "1" under it, and the
-    line's mask (rows 198-203) widened to rows 198-210 over x 176-209, where it took the "1" in."""
+    line's mask (rows 198-203) and a piece of mask of its own around the "1" (rows 205-210, x 176-209), as
+    the zone stage's mask took it in on 40007."""
     mask = np.zeros((1000, 1000), np.uint8)
     mask[199:203, :] = 255
     mask[_ONE] = 255
     drawn = np.zeros_like(mask)
     drawn[198:204, :] = 1
-    drawn[198:211, 176:210] = 1
+    drawn[205:211, 176:210] = 1
     return mask, drawn
 
 
@@ -43,8 +45,8 @@ def test_a_one_apart_from_the_line_within_its_mask_is_kept() -> None:
 def test_a_piece_between_a_line_s_two_strokes_goes_with_the_line() -> None:
     # A line drawn twice: strokes along rows 195-197 and 208-210, the mask over rows 194-211 all across; a
     # third strand between them (rows 201-203, x 150-179: where squared paper's ruling crosses between the two
-    # strokes, or the pen wavered) is apart from both, within the mask, and the mask runs on past both its
-    # ends along it: it is line, and goes.
+    # strokes, or the pen wavered) is apart from both, within the mask, and the mask runs on out of its
+    # neighbourhood along the line: it is line, and goes.
     mask = np.zeros((1000, 1000), np.uint8)
     mask[195:198, :] = 255
     mask[208:211, :] = 255
