@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from sheetscan.vision._line_contacts import (
     TOUCH,
+    WITHIN_MASK,
     an_end_near,
     bridges_drawn,
     drawn_twice,
@@ -375,15 +376,10 @@ _PALE_REACH = 12.0
 line's next piece and the mask it runs into."""
 
 
-_INSIDE = 0.95
-"""The share of a blob's ink within the drawn lines' mask (and a pixel) for it to lie in the mask
-(`_beyond_own`): a stroke's soft edge may stick out by a pixel here and there."""
-
-
 def _beyond_own(drawn: Mask, own: npt.NDArray[np.bool_], corner: tuple[int, int], *, reach: int) -> Mask:
     """The drawn lines' mask (`drawn`, non-zero) as a blob lying within it is judged against: less the blob
     itself (`own`, its box's pixels, the box's top-left `corner` x, y) and `reach` px around it, when at least
-    `_INSIDE` of the blob lies within the mask and a pixel; else `drawn` itself.
+    `WITHIN_MASK` of the blob lies within the mask and a pixel; else `drawn` itself.
 
     Handwriting the zone stage's mask took in is given back to the ink (`_line_removal`), and lies in the
     mask all along: against the mask as it is, every such stroke would run on into it and lie along it (a
@@ -396,9 +392,10 @@ def _beyond_own(drawn: Mask, own: npt.NDArray[np.bool_], corner: tuple[int, int]
     x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(width, x + w + 1), min(height, y + h + 1)
     near = cv2.dilate(np.asarray(drawn[y0:y1, x0:x1] > 0, np.uint8), np.ones((3, 3), np.uint8))
     inside = near[y - y0:y - y0 + h, x - x0:x - x0 + w] > 0
-    if np.count_nonzero(inside & own) < _INSIDE * np.count_nonzero(own):
+    if np.count_nonzero(inside & own) < WITHIN_MASK * np.count_nonzero(own):
         return drawn
-    x0, y0, x1, y1 = max(0, x - reach), max(0, y - reach), min(width, x + w + reach), min(height, y + h + reach)
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(width, x + w + reach), min(height, y + h + reach)
     padded = np.zeros((y1 - y0, x1 - x0), np.uint8)
     padded[y - y0:y - y0 + h, x - x0:x - x0 + w] = own
     around = cv2.dilate(padded, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from sheetscan.vision._line_contacts import WITHIN_MASK
 from sheetscan.vision._line_fringes import drop_line_fringes
 from sheetscan.vision._line_pieces import blob_stats
 
@@ -42,14 +43,17 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     of the pieces of line it meets, but it gives back no line of its own (see below).
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
-    # Decision: a blob of ink apart from every other, no longer than a digit, lying within a piece of the drawn
-    # lines' mask that holds nothing more (`_apart_in_lines`), is handwriting the zone stage's mask took in
-    # and is given back whole, because a "1" hanging just under a line, with paper between, went with the
+    # Decision: a blob of ink apart from every other, no longer than a digit, lying within a piece of the
+    # drawn lines' mask that holds nothing more (`_apart_in_lines`), is handwriting the zone stage's mask took
+    # in and is given back whole, because a "1" hanging just under a line, with paper between, went with the
     # line (bench_styles small 40007: "10" read 0). A line's mask runs on out of a digit's neighbourhood:
     # where only the crossing of two pale lines passed for ink (thin 37006: read as "2" and "7" when every
-    # blob wholly within the mask was given back), or a piece of a line drawn twice lies between its strokes.
-    apart = _apart_in_lines(mask, drawn, speck=2 * (drawn_width if drawn_width is not None else line_width(drawn)),
-                            longest=_DIGIT * line_length) if drawn is not None and line_length else None
+    # blob wholly within the mask was given back), or a piece of a line drawn twice lies between its
+    # strokes.
+    apart = None
+    if drawn is not None and line_length:
+        speck = 2 * (drawn_width if drawn_width is not None else line_width(drawn))
+        apart = _apart_in_lines(mask, drawn, speck=speck, longest=_DIGIT * line_length)
     # Decision: the line given back is only what handwriting OFF the lines reaches, not what the writing
     # lying on them reaches, because the ruling beside and past a dark pen's stroke lying along it (its
     # soft edge, the stretch past the stroke's end) then came back as "crossed" between the stroke and the
@@ -139,22 +143,17 @@ _DIGIT = 0.3
 `line_length`): 0.3 of 0.2 of the sheet's shorter side is several digit heights."""
 
 
-_INSIDE = 0.95
-"""The share of a blob's ink within the drawn lines' mask (and a pixel) for it to lie in the mask: a stroke's
-soft edge may stick out by a pixel here and there."""
-
-
 def _apart_in_lines(mask: Mask, drawn: Mask, *, speck: int, longest: float) -> Mask | None:
     """The blobs of `mask` (non-zero) lying within the `drawn` lines' mask (non-zero, and a pixel around it;
-    at least `_INSIDE` of their ink), at least `speck` px and under `longest` px long either way, each in a
-    piece of the mask of its own (`_island`) (255), or None when there is none.
+    at least `WITHIN_MASK` of their ink), at least `speck` px and under `longest` px long either way, each
+    in a piece of the mask of its own (`_island`) (255), or None when there is none.
 
     Each blob is a piece of ink apart from all others: with paper all round it, it is not joined to the line
     it lies beside, whose own ink runs on along the line far past a digit's size.
     """
     # Only the ink within the mask is looked at, by its places (few of the sheet's pixels); a blob's extent
     # is that of its ink within the mask (all of it but a few soft edge pixels).
-    inside = cv2.bitwise_and(mask, cv2.dilate(drawn, np.ones((3, 3), np.uint8)))
+    inside = np.asarray(cv2.bitwise_and(mask, cv2.dilate(drawn, np.ones((3, 3), np.uint8))), np.uint8)
     points = cv2.findNonZero(inside)
     if points is None:
         return None
@@ -169,7 +168,7 @@ def _apart_in_lines(mask: Mask, drawn: Mask, *, speck: int, longest: float) -> M
         return None
     xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
     owners = labels[ys, xs]
-    chosen &= stats[:, cv2.CC_STAT_AREA] >= _INSIDE * np.bincount(owners, minlength=count)
+    chosen &= stats[:, cv2.CC_STAT_AREA] >= WITHIN_MASK * np.bincount(owners, minlength=count)
     for label in np.flatnonzero(chosen):
         chosen[label] = _island(labels, int(label), stats[label, :4], drawn, reach=speck // 2)
     if not chosen.any():
