@@ -176,6 +176,16 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
                 and (bridges_drawn(points, ends, drawn, stroke=own)
                      or drawn_twice(points, ends, drawn, stroke=own)):
             return True
+        # Decision: so is a blob of two strokes side by side at most (the strands of a line drawn twice
+        # where its mask missed them: an eye between two places where they cross, squared paper's ruling
+        # between them) that touches the mask at both ends and lies within `_TWICE_BESIDE` strokes of it all
+        # its length, at least `_TWICE_LONG` strokes long, because such strands were read as "1", "11", "71"
+        # where nothing is written (bench_styles 39006, a sheet with a retraced frame and spokes: phantoms in
+        # dark, glare, motion and small 36 -> 20). A digit touching a line at both ends of its length stands
+        # off it by its height, more than that.
+        if length >= _TWICE_LONG * stroke and len(points) <= 2 * _ONE_STROKE * own * length \
+                and drawn_twice(points, ends, drawn, stroke=own, beside=_TWICE_BESIDE):
+            return True
     elif drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
             and an_end_near(points, ends, drawn, _PALE_GAP * stroke):
         # Decision: a single stroke that, joined to the pale stretches of line past its ends (and the line's
@@ -364,6 +374,16 @@ def _followed_ridge(labels: npt.NDArray[np.int32], label: int, strength: Mask, s
 
 _ONE_STROKE = 1.6
 """The most ink a single stroke holds along its length, in strokes (a stroke's ink, its blur, its wobble)."""
+
+
+_TWICE_LONG = 6.0
+"""How long, in strokes, the two strands of a line drawn twice must be to go as line (`_runs_on_past_an_end`):
+twice the 3 strokes a single stroke needs, as the eye they make is as wide as two."""
+
+
+_TWICE_BESIDE = 3.0
+"""How near the drawn lines' mask, in strokes, the two strands of a line drawn twice lie all their length:
+the single second stroke's 2 strokes (`drawn_twice`) and a stroke more for the strand beyond it."""
 
 
 _PALE_GAP = 4.0
