@@ -179,11 +179,14 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # Decision: so is a blob of two strokes side by side at most (the strands of a line drawn twice
         # where its mask missed them: an eye between two places where they cross, squared paper's ruling
         # between them) that touches the mask at both ends and lies within `_TWICE_BESIDE` strokes of it all
-        # its length, at least `_TWICE_LONG` strokes long, because such strands were read as "1", "11", "71"
-        # where nothing is written (bench_styles 39006, a sheet with a retraced frame and spokes: phantoms in
-        # dark, glare, motion and small 36 -> 20). A digit touching a line at both ends of its length stands
-        # off it by its height, more than that.
+        # its length, at least `_TWICE_LONG` strokes long, lying off it, because such strands were read as
+        # "1", "11", "71" where nothing is written (bench_styles 39006, a sheet with a retraced frame and
+        # spokes: phantoms in dark, glare, motion and small 36 -> 20). A digit touching a line at both ends
+        # of its length stands off it by its height, more than that.
+        # Only off the mask: a digit crossed by a line (a round "0" through its middle, its widest line
+        # along it) holds the pieces of the line given back where it crosses it (`_line_removal`).
         if length >= _TWICE_LONG * stroke and len(points) <= 2 * _ONE_STROKE * own * length \
+                and not drawn[ys + y, xs + x].any() \
                 and drawn_twice(points, ends, drawn, stroke=own, beside=_TWICE_BESIDE):
             return True
     elif drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \

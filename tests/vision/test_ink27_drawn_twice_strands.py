@@ -58,3 +58,15 @@ def test_a_zero_hanging_from_a_line_by_both_ends_of_its_width_stays() -> None:
     mask[drawn > 0] = 0
     out = without_line_pieces(mask, strength, stroke=STROKE, silent=_silent(drawn), drawn=drawn)
     assert np.array_equal(out, mask), f"{int(np.count_nonzero(out != mask))} px differ"
+
+
+def test_a_round_zero_crossed_by_a_line_through_its_middle_stays() -> None:
+    # A "0" 36 px wide and 30 px tall, centred on the line at row 200: the line crosses it at its widest, so
+    # its main axis lies along the line and both its ends touch it, and all of it lies within 3 strokes of
+    # it. It holds the pieces of the line where its strokes cross it (given back by the line removal): it is
+    # writing crossing the line, and stays whole.
+    strength, mask, drawn = _line_at(200)
+    cv2.ellipse(strength, (160, 200), (18, 15), 0, 0, 360, 120, 6)
+    cv2.ellipse(mask, (160, 200), (18, 15), 0, 0, 360, 255, 6)
+    out = without_line_pieces(mask, strength, stroke=STROKE, silent=_silent(drawn), drawn=drawn)
+    assert np.array_equal(out, mask), f"{int(np.count_nonzero(out != mask))} px differ"
