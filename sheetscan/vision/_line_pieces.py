@@ -183,11 +183,11 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # "1", "11", "71" where nothing is written (bench_styles 39006, a sheet with a retraced frame and
         # spokes: phantoms in dark, glare, motion and small 36 -> 20). A digit touching a line at both ends
         # of its length stands off it by its height, more than that.
-        # Only off the mask: a digit crossed by a line (a round "0" through its middle, its widest line
-        # along it) holds the pieces of the line given back where it crosses it (`_line_removal`).
+        # Only on one side of the mask: a digit crossed by a line (a round "0" through its middle, its widest
+        # along the line, both its ends on it) lies on both sides of it.
         if length >= _TWICE_LONG * stroke and len(points) <= 2 * _ONE_STROKE * own * length \
-                and not drawn[ys + y, xs + x].any() \
-                and drawn_twice(points, ends, drawn, stroke=own, beside=_TWICE_BESIDE):
+                and drawn_twice(points, ends, drawn, stroke=own, beside=_TWICE_BESIDE) \
+                and _one_side(labels[y:y + h, x:x + w] == label, drawn, (x, y)):
             return True
     elif drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
             and an_end_near(points, ends, drawn, _PALE_GAP * stroke):
@@ -425,6 +425,26 @@ def _beyond_own(drawn: Mask, own: npt.NDArray[np.bool_], corner: tuple[int, int]
     out = drawn.copy()
     out[y0:y1, x0:x1][around] = 0
     return out
+
+
+_ONE_SIDE = 0.9
+"""The share of a blob's ink off the drawn lines' mask that must lie on one side of it for the blob to lie
+beside the mask, not across it (`_one_side`): a line's strand may stick out past a crossing by a few
+pixels."""
+
+
+def _one_side(own: npt.NDArray[np.bool_], drawn: Mask, corner: tuple[int, int]) -> bool:
+    """Whether at least `_ONE_SIDE` of the blob `own` (its box's pixels, the box's top-left `corner` x, y)
+    off the drawn lines' mask (`drawn`, non-zero) lies in one of the regions the mask cuts its box (and a
+    pixel around it) into (4-connected paper)."""
+    x, y = corner
+    h, w = own.shape
+    height, width = drawn.shape
+    x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(width, x + w + 1), min(height, y + h + 1)
+    _, found = cv2.connectedComponents(np.asarray(drawn[y0:y1, x0:x1] == 0, np.uint8), connectivity=4)
+    regions = np.asarray(found, np.int32)[y - y0:y - y0 + h, x - x0:x - x0 + w][own]
+    regions = regions[regions > 0]
+    return regions.size == 0 or int(np.bincount(regions).max()) >= _ONE_SIDE * regions.size
 
 
 def _dark_past(end: npt.NDArray[np.float64], way: npt.NDArray[np.float64] | None, strength: Mask, *,
