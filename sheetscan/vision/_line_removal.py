@@ -10,9 +10,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from sheetscan.vision._line_contacts import WITHIN_MASK
 from sheetscan.vision._line_fringes import drop_line_fringes
-from sheetscan.vision._line_pieces import blob_stats
 
 __all__ = ["line_width", "remove_lines"]
 
@@ -43,17 +41,6 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     of the pieces of line it meets, but it gives back no line of its own (see below).
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
-    # Decision: a blob of ink apart from every other, no longer than a digit, lying within a piece of the
-    # drawn lines' mask that holds nothing more (`_apart_in_lines`), is handwriting the zone stage's mask took
-    # in and is given back whole, because a "1" hanging just under a line, with paper between, went with the
-    # line (bench_styles small 40007: "10" read 0). A line's mask runs on out of a digit's neighbourhood:
-    # where only the crossing of two pale lines passed for ink (thin 37006: read as "2" and "7" when every
-    # blob wholly within the mask was given back), or a piece of a line drawn twice lies between its
-    # strokes.
-    apart = None
-    if drawn is not None and line_length:
-        speck = 2 * (drawn_width if drawn_width is not None else line_width(drawn))
-        apart = _apart_in_lines(mask, drawn, speck=speck, longest=_DIGIT * line_length)
     # Decision: the line given back is only what handwriting OFF the lines reaches, not what the writing
     # lying on them reaches, because the ruling beside and past a dark pen's stroke lying along it (its
     # soft edge, the stretch past the stroke's end) then came back as "crossed" between the stroke and the
@@ -126,8 +113,6 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
         without = drop_line_fringes(without, sides, sides_count, drawn, width, crossed_sides,
                                      raw=mask if line_length is not None else None,
                                      line_length=line_length or 0.0)
-    if apart is not None:
-        without = np.asarray(np.maximum(without, apart), np.uint8)
     if not keep.any():
         return without
     # The crossing pieces are few pixels: given back by their places rather than a lookup over the sheet.
@@ -136,73 +121,6 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     out = without.copy()
     out[ys[given], xs[given]] = 255
     return out
-
-
-_DIGIT = 0.3
-"""The longest a digit is, as a share of the length from which a piece of ink is a line (`remove_lines`'s
-`line_length`): 0.3 of 0.2 of the sheet's shorter side is several digit heights."""
-
-
-def _apart_in_lines(mask: Mask, drawn: Mask, *, speck: int, longest: float) -> Mask | None:
-    """The blobs of `mask` (non-zero) lying within the `drawn` lines' mask (non-zero, and a pixel around it;
-    at least `WITHIN_MASK` of their ink), at least `speck` px and under `longest` px long either way, each
-    in a piece of the mask of its own (`_island`) (255), or None when there is none.
-
-    Each blob is a piece of ink apart from all others: with paper all round it, it is not joined to the line
-    it lies beside, whose own ink runs on along the line far past a digit's size.
-    """
-    # Only the ink within the mask is looked at, by its places (few of the sheet's pixels); a blob's extent
-    # is that of its ink within the mask (all of it but a few soft edge pixels).
-    inside = np.asarray(cv2.bitwise_and(mask, cv2.dilate(drawn, np.ones((3, 3), np.uint8))), np.uint8)
-    points = cv2.findNonZero(inside)
-    if points is None:
-        return None
-    count, found = cv2.connectedComponents(mask, connectivity=8)
-    labels = np.asarray(found, np.int32)
-    xs, ys = np.asarray(points, np.int64).reshape(-1, 2).T
-    stats = blob_stats(inside, labels, count, inked=(xs, ys))
-    extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    chosen = (extent >= speck) & (extent < longest)
-    chosen[0] = False
-    if not chosen.any():
-        return None
-    xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
-    owners = labels[ys, xs]
-    chosen &= stats[:, cv2.CC_STAT_AREA] >= WITHIN_MASK * np.bincount(owners, minlength=count)
-    for label in np.flatnonzero(chosen):
-        chosen[label] = _island(labels, int(label), stats[label, :4], drawn, reach=speck // 2)
-    if not chosen.any():
-        return None
-    # The blobs are few pixels: painted by their places rather than a lookup over the sheet.
-    out = np.zeros_like(mask)
-    given = chosen[owners]
-    out[ys[given], xs[given]] = 255
-    return out
-
-
-def _island(labels: npt.NDArray[np.int32], label: int, box: npt.NDArray[np.int32], drawn: Mask, *,
-            reach: int) -> bool:
-    """Whether the `drawn` lines' mask (non-zero) around blob `label` (of `labels`, its box x, y, width,
-    height) holds the blob and nothing more: every piece of the mask (8-connected) that meets the blob lies
-    within `reach` px of it.
-
-    A line's mask runs on along the line, out of any digit's neighbourhood: past a piece of a line drawn
-    twice, out of the crossing of two pale lines where only the crossing passed for ink, along the line a
-    "1" written against it touches. An island of mask around a blob of ink apart from all other ink (the
-    zone stage's band took in a "1" hanging under a line) is no line's.
-    """
-    x, y, w, h = (int(v) for v in box)
-    height, width = drawn.shape
-    pad = reach + 1
-    x0, y0 = max(0, x - pad), max(0, y - pad)
-    x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
-    own = np.asarray(labels[y0:y1, x0:x1] == label, np.uint8)
-    window = np.asarray(drawn[y0:y1, x0:x1] > 0, np.uint8)
-    _, found = cv2.connectedComponents(np.maximum(window, own), connectivity=8)
-    pieces = np.asarray(found, np.int32)
-    piece = pieces[own > 0][0]
-    near = cv2.dilate(own, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0
-    return not np.any((pieces == piece) & ~near)
 
 
 def _off_lines(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[np.int64], count: int,
