@@ -173,6 +173,18 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
                 and (bridges_drawn(points, ends, drawn, stroke=own)
                      or drawn_twice(points, ends, drawn, stroke=own)):
             return True
+        # Decision: so is a blob of two strokes side by side at most (the strands of a line drawn twice
+        # where its mask missed them: an eye between two places where they cross, squared paper's ruling
+        # between them) that touches the mask at both ends, lies within `_TWICE_BESIDE` strokes of it all its
+        # length, on one side of it (`_one_side`), and is at least `_TWICE_LONG` strokes long, because such
+        # strands were read as "1", "11", "71" where nothing is written (bench_styles 39006, a sheet with a
+        # retraced frame and spokes: phantoms in dark, glare, motion and small 36 -> 20). A digit touching a
+        # line at both ends of its length stands off it by its height, more than that; a digit crossed by a
+        # line (a round "0" through its middle, its widest along the line) lies on both sides of it.
+        if length >= _TWICE_LONG * stroke and len(points) <= 2 * _ONE_STROKE * own * length \
+                and drawn_twice(points, ends, drawn, stroke=own, beside=_TWICE_BESIDE) \
+                and _one_side(labels[y:y + h, x:x + w] == label, drawn, (x, y)):
+            return True
     elif drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
             and an_end_near(points, ends, drawn, _PALE_GAP * stroke):
         # Decision: a single stroke that, joined to the pale stretches of line past its ends (and the line's
@@ -363,6 +375,16 @@ _ONE_STROKE = 1.6
 """The most ink a single stroke holds along its length, in strokes (a stroke's ink, its blur, its wobble)."""
 
 
+_TWICE_LONG = 6.0
+"""How long, in strokes, the two strands of a line drawn twice must be to go as line (`_runs_on_past_an_end`):
+twice the 3 strokes a single stroke needs, as the eye they make is as wide as two."""
+
+
+_TWICE_BESIDE = 3.0
+"""How near the drawn lines' mask, in strokes, the two strands of a line drawn twice lie all their length:
+the single second stroke's 2 strokes (`drawn_twice`) and a stroke more for the strand beyond it."""
+
+
 _PALE_GAP = 4.0
 """How near the drawn lines' mask an end of a stroke must lie for its pale course to be followed, in strokes
 (`_pale_course`)."""
@@ -371,6 +393,26 @@ _PALE_GAP = 4.0
 _PALE_REACH = 12.0
 """How far around a stroke its pale course is followed, in strokes (`_pale_course`): past a pale stretch, the
 line's next piece and the mask it runs into."""
+
+
+_ONE_SIDE = 0.9
+"""The share of a blob's ink off the drawn lines' mask that must lie on one side of it for the blob to lie
+beside the mask, not across it (`_one_side`): a line's strand may stick out past a crossing by a few
+pixels."""
+
+
+def _one_side(own: npt.NDArray[np.bool_], drawn: Mask, corner: tuple[int, int]) -> bool:
+    """Whether at least `_ONE_SIDE` of the blob `own` (its box's pixels, the box's top-left `corner` x, y)
+    off the drawn lines' mask (`drawn`, non-zero) lies in one of the regions the mask cuts its box (and a
+    pixel around it) into (4-connected paper)."""
+    x, y = corner
+    h, w = own.shape
+    height, width = drawn.shape
+    x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(width, x + w + 1), min(height, y + h + 1)
+    _, found = cv2.connectedComponents(np.asarray(drawn[y0:y1, x0:x1] == 0, np.uint8), connectivity=4)
+    regions = np.asarray(found, np.int32)[y - y0:y - y0 + h, x - x0:x - x0 + w][own]
+    regions = regions[regions > 0]
+    return regions.size == 0 or int(np.bincount(regions).max()) >= _ONE_SIDE * regions.size
 
 
 def _dark_past(end: npt.NDArray[np.float64], way: npt.NDArray[np.float64] | None, strength: Mask, *,
