@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision._line_pieces import blob_stats
-from sheetscan.vision._lines import at_least, opening
+from sheetscan.vision._lines import at_least, opening, shrunk
 
 __all__ = ["faint_ruling", "without_ruling_specks", "written_on_ruling"]
 
@@ -145,8 +145,8 @@ def faint_ruling(strength: Mask, *, level: float, length: float, along: int = 4)
     height, width = strength.shape
     found = np.zeros_like(strength)
     for level_run in (True, False):
-        shrunk = (max(1, width // along), height) if level_run else (width, max(1, height // along))
-        small = np.asarray(cv2.resize(strength, shrunk, interpolation=cv2.INTER_AREA), np.uint8)
+        narrow = (max(1, width // along), height) if level_run else (width, max(1, height // along))
+        small = np.asarray(cv2.resize(strength, narrow, interpolation=cv2.INTER_AREA), np.uint8)
         # (the averaging window, the run, the thickening across); sizes are (x, y).
         window, run, across = ((2, 1), (max(1, size // along), 1), (1, 3)) if level_run else \
             ((1, 2), (1, max(1, size // along)), (3, 1))
@@ -219,8 +219,8 @@ def _ruling_darkness(strength: Mask, bare: Mask, xs: npt.NDArray[np.int64], ys: 
     height, width = strength.shape
     small = (max(1, width // _SHRINK), max(1, height // _SHRINK))
     window = (max(1, size // _SHRINK) | 1,) * 2
-    count = cv2.blur(np.asarray(cv2.resize(bare, small, interpolation=cv2.INTER_AREA), np.float32), window)
-    summed = cv2.resize(cv2.bitwise_and(strength, bare), small, interpolation=cv2.INTER_AREA)
+    count = cv2.blur(shrunk(bare, _SHRINK).astype(np.float32), window)
+    summed = shrunk(np.asarray(cv2.bitwise_and(strength, bare), np.uint8), _SHRINK)
     total = cv2.blur(np.asarray(summed, np.float32), window)
     sy, sx = np.minimum(ys // _SHRINK, small[1] - 1), np.minimum(xs // _SHRINK, small[0] - 1)
     found = count[sy, sx].astype(np.float64)
