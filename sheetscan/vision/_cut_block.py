@@ -268,12 +268,6 @@ Cuts = list[list[list[_group.Box]]]
 Joins = tuple[tuple[int, _group.Box], ...]
 
 
-def _ends_in_dot(crop: Mask, box: _group.Box, height: float) -> bool:
-    """Whether a dot touches the foot of the last digit in `box` of the number's image `crop`
-    (`_group.ink_end`): the number it ends is whole, and the glyph after it starts another."""
-    return _group.ink_end(crop, (box,), height=height) < box[0] + box[2]
-
-
 def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.NDArray[np.int32], count: int,
                   height: float, width: float) -> tuple[Mask, Cuts, Joins, _group.Box] | None:
     """The number's own ink (other numbers' ink blanked) with a margin; for each glyph its ways to
@@ -298,7 +292,7 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
         # Decision: a glyph after one that ends in a dot touching its foot leads a number too
         # (`_group.ink_end`), and is offered a "1" and two more digits, because the dot ends the number
         # before it (bench 1003: "128.153" one token, the 1 of 153 leaning into the 5).
-        leading = g == 0 or _ends_in_dot(crop, shifted([group.glyphs[g - 1].box])[0], height)
+        leading = g == 0 or _group.ends_in_dot(crop, (shifted([group.glyphs[g - 1].box])[0],), height=height)
         cuts = _digit_cuts.cut_options(glyph, mask, height=height, width=width, narrowest=_AMBIGUOUS_WIDTH,
                                     edges=_EDGE_WIDTH, leading=leading)
         options.append([shifted(cut) for cut in cuts])

@@ -315,13 +315,6 @@ def _with_struck(parts: tuple[Part, ...], struck: dict[int, Part]) -> tuple[Part
     return parts if before is None else (before, *parts)
 
 
-def _ends_in_dot(token: NumberToken) -> bool:
-    """Whether a dot touches the foot of the token's last digit (`_group.ink_end`)."""
-    boxes = token.image.digit_boxes
-    end = max(b[0] + b[2] for b in boxes)
-    return _group.ink_end(token.image.gray, boxes, height=token.digit_size[0]) < end
-
-
 def _space(token: NumberToken, left: tuple[_group.Box, ...], right: tuple[_group.Box, ...],
            ends: dict[tuple[_group.Box, ...], int]) -> float:
     """The space in pixels from the end of the digits in the token's boxes `left`, a dot touching the
@@ -462,7 +455,7 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
     totals to tell: the struck number mostly steps back from the number before (176, 211 struck,
     201). Only the first part: the correction is written after the struck number.
 
-    Decision: not where the first part ends in a dot touching its last digit (`_ends_in_dot`), because
+    Decision: not where the first part ends in a dot touching its last digit (`_group.ends_in_dot`), because
     that dot says the first is a total the writer finished: he puts no dot after a number he strikes
     out ("2." run into a struck "1", then 3, 5, bench 1003: read 2 struck, 1, 3 with the dot seen and
     the struck reading offered). (The second part struck instead, the slip after a finished total, was
@@ -497,7 +490,8 @@ def _read_ways(jobs: list[tuple[int, int, NumberToken, float, int]], cache: Digi
             found.append((parts, every))
             if struck is not None and count == 2 and cost <= split_cost(_STRUCK_GAP):
                 first, first_reading = parts[0]
-                if not _ends_in_dot(first):
+                if not _group.ends_in_dot(first.image.gray, first.image.digit_boxes,
+                                          height=first.digit_size[0]):
                     struck[id(token)] = (replace(first, crossed_out=True), first_reading)
                     found.append((((token, reading),), every - _STRUCK_COST))
         else:
