@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision._group import Box, Glyph, Mask, column_runs
+from sheetscan.vision._lines import runs_of
 from sheetscan.vision._swallow import stroke_bend
 
 
@@ -313,18 +314,17 @@ bridged the rows of that 5's foot and took the 3's foot under it for the 1's).""
 def _longest_stretch(flags: npt.NDArray[np.bool_], gap: int) -> npt.NDArray[np.int64]:
     """The indices of True `flags` in their longest stretch, gaps of up to `gap` False ones bridged (the
     first among equals)."""
-    edges = np.diff(np.r_[False, flags, False].astype(np.int8))
-    starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    if starts.size == 0:
+    runs = runs_of(flags)
+    if not runs:
         return np.zeros(0, dtype=np.int64)
-    joined = [[int(starts[0]), int(stops[0])]]
-    for start, stop in zip(starts[1:].tolist(), stops[1:].tolist(), strict=True):
-        if start - joined[-1][1] <= gap:
-            joined[-1][1] = stop
+    joined = [list(runs[0])]
+    for first, last in runs[1:]:
+        if first - joined[-1][1] - 1 <= gap:
+            joined[-1][1] = last
         else:
-            joined.append([start, stop])
-    start, stop = max(joined, key=lambda pair: pair[1] - pair[0])
-    return start + np.flatnonzero(flags[start:stop])
+            joined.append([first, last])
+    first, last = max(joined, key=lambda pair: pair[1] - pair[0])
+    return first + np.flatnonzero(flags[first:last + 1])
 
 
 def _apart_stroke(piece: npt.NDArray[np.bool_], *, height: float, side: float = 0.4,
