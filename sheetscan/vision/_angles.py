@@ -75,10 +75,16 @@ the circle holds reads as single digits: a piece of the circle's own line read a
 "20" seen a quarter turned falls apart into a sure "2" and a sure "0" or stands as one stack that
 reads a sure "8". A two-digit reading still loses to a single digit read e (2.7) times as surely."""
 
-_HIGHEST = 1.0 + 0.3 * (3 - 1) + 1e-6
+_LENGTH_BONUS = 0.3
+"""What `_score` adds for each digit a block's numbers have on average beyond one."""
+
+_LONGEST_COUNTED = 3
+"""The most digits of a number `_score` counts towards `_LENGTH_BONUS`."""
+
+_HIGHEST = 1.0 + _LENGTH_BONUS * (_LONGEST_COUNTED - 1) + 1e-6
 """The most `_score` gives any reading of a block: a mean log-confidence of at most 0, every step in the
-block's way (1), no leading zero and three digits a number (0.3 x 2); a hair above, for confidences a
-hair above 1 by rounding."""
+block's way (1), no leading zero and `_LONGEST_COUNTED` digits a number; a hair above, for confidences
+a hair above 1 by rounding."""
 
 Candidates = tuple[tuple[int, Sequence["NumberToken"]], ...]
 """A block's (angle, its numbers cut at that angle), the usual angle first."""
@@ -295,8 +301,8 @@ def _score(readings: list[NumberReading], *, crossed: list[bool], rising: bool =
     monotone = max(sum(s > 0 for s in steps), down) / len(steps) if steps else 0.5
     # Read across the writing (a quarter turn off), every "number" is one digit of a column: longer
     # numbers mean the digits were found side by side, as written.
-    length = sum(min(len(r.digits), 3) for r in readings) / len(readings) - 1.0
-    return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs) + 0.3 * length
+    length = sum(min(len(r.digits), _LONGEST_COUNTED) for r in readings) / len(readings) - 1.0
+    return sum(logs) / len(logs) + monotone - 2.0 * leading_zeros / len(logs) + _LENGTH_BONUS * length
 
 
 def circle_number(candidates: Candidates, chosen: tuple[int, Sequence[NumberToken]], cache: DigitCache, *,
