@@ -17,6 +17,7 @@ from sheetscan.vision._arrays import F64, U8, f64
 from sheetscan.vision._drawn_frame import votes, whole, within
 from sheetscan.vision._quad import (
     FrameCandidate,
+    alike,
     bare_share,
     segment_coverage,
     side_coverage,
@@ -239,7 +240,7 @@ def _closed_off(inner: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, U
     # Decision: here the lines are looked for in the outer outline's ink only, because they are its own
     # sides and spokes (the inner outline was seen at a level without them: the frame crowded by big
     # writing at its level, bench_styles seed 6000, big, photo 2).
-    same = float(np.hypot(*(inner[0].quad - outer[0].quad).T).max()) < 0.015 * size
+    same = alike(inner[0].quad, outer[0].quad, 0.015 * size)
     return not same and within(inner[0].quad, outer[0].quad, 0.01 * size) \
         and _bridged(inner, outer, size, own_ink=False)
 
@@ -258,7 +259,7 @@ def _merged_into(crowded: FrameCandidate, clean: FrameCandidate, size: int) -> b
     """
     if clean.area > crowded.area and within(crowded.quad, clean.quad, 0.01 * size):
         return True
-    return whole(clean) and float(np.hypot(*(clean.quad - crowded.quad).T).max()) < 0.025 * size
+    return whole(clean) and alike(clean.quad, crowded.quad, 0.025 * size)
 
 
 def frame_inside(inner: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, U8], size: int) -> bool:
@@ -272,7 +273,7 @@ def frame_inside(inner: tuple[FrameCandidate, U8], outer: tuple[FrameCandidate, 
     them, the frame was not nested, and the paper's outline taken (bench_styles seed 31000, thin, photo 0:
     709 px off)."""
     nested = within(inner[0].quad, outer[0].quad, 0.01 * size)
-    same = float(np.hypot(*(inner[0].quad - outer[0].quad).T).max()) < 0.015 * size
+    same = alike(inner[0].quad, outer[0].quad, 0.015 * size)
     return nested and not same and 0.5 * outer[0].area < inner[0].area < outer[0].area \
         and not _bridged(inner, outer, size)
 
@@ -314,7 +315,7 @@ def _straightest(clear: list[tuple[FrameCandidate, U8]], order: list[int], size:
     one faint level pulls that level's outline off the frame's line at one end, so that a side has
     far less of its length within 0.4 % of the size of ink than the frame's sides have."""
     first = clear[order[0]][0].quad
-    near = [i for i in order if float(np.hypot(*(clear[i][0].quad - first).T).max()) < 0.025 * size]
+    near = [i for i in order if alike(clear[i][0].quad, first, 0.025 * size)]
     tight = max(2.0, 0.004 * size)
 
     if len(near) == 1:

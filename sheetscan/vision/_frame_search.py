@@ -19,7 +19,7 @@ from sheetscan.vision._drawn_frame import closed, dashed_candidates, frame_candi
 from sheetscan.vision._frame_choice import apart, choose_frame, frame_inside, grid_cut, without_coloured_side
 from sheetscan.vision._grid_flat import grid_free
 from sheetscan.vision._lines import below, hysteresis, ridges_only
-from sheetscan.vision._quad import FrameCandidate, overrun_sides, quad_area, refine_quad, side_coverage
+from sheetscan.vision._quad import FrameCandidate, alike, overrun_sides, quad_area, refine_quad, side_coverage
 from sheetscan.vision._rulings import ruled_ways
 
 __all__ = ["CONTRASTS", "find_drawn_frame", "fitted"]
@@ -165,7 +165,7 @@ def _drawn_better(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate
     # within a pixel of the first moved its corners by 1 px of the photo, and 9 of its 65 digits read
     # changed for the worse (bench_styles seed 38000, motion, photo 3).
     return _area(again) > _area(chosen) or (_off_step_alike(again, chosen, stepped, tolerance)
-                                            and not _alike(fit_again, fit_chosen, tolerance))
+                                            and not alike(fit_again, fit_chosen, tolerance))
 
 
 def _off_step_alike(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate, U8], stepped: U8,
@@ -180,13 +180,8 @@ def _off_step_alike(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandida
     # 0.57 on the step), and the corners fitted to that line there (bench_styles seed 36000, photo 2,
     # usual, glare and thin: 77 px off), while the search on the ridges saw the frame whole at three
     # levels. A frame drawn along the paper's edge has that side on the step in both outlines: kept.
-    return _alike(again[0].quad, chosen[0].quad, _fit_band(chosen[1])) \
+    return alike(again[0].quad, chosen[0].quad, _fit_band(chosen[1])) \
         and max(side_coverage(stepped, again[0].quad, tolerance=tolerance)) <= _STEP_SIDE
-
-
-def _alike(quad: F64, other: F64, reach: float) -> bool:
-    """Whether every corner of `quad` lies within `reach` px of the same corner of `other`."""
-    return float(np.hypot(*(quad - other).T).max()) < reach
 
 
 def _area(outline: tuple[FrameCandidate, U8]) -> float:

@@ -21,9 +21,9 @@ from sheetscan.vision._lines import (
 )
 
 __all__ = [
-    "FrameCandidate", "find_frames", "order_clockwise", "overrun_sides", "quad_area", "rectangle_aspect",
-    "refine_quad", "ring_ink", "segment_coverage", "side_coverage", "side_reach", "table_sides",
-    "without_rims",
+    "FrameCandidate", "alike", "find_frames", "order_clockwise", "overrun_sides", "quad_area",
+    "rectangle_aspect", "refine_quad", "ring_ink", "segment_coverage", "side_coverage", "side_reach",
+    "table_sides", "without_rims",
 ]
 
 
@@ -59,6 +59,11 @@ def order_clockwise(quad: F64) -> F64:
 def quad_area(quad: F64) -> float:
     """The area inside `quad` (its corners in order), in px²."""
     return float(cv2.contourArea(quad.astype(np.float32)))
+
+
+def alike(quad: F64, other: F64, reach: float) -> bool:
+    """Whether every corner of `quad` lies within `reach` px of the same corner of `other`."""
+    return float(np.hypot(*(quad - other).T).max()) < reach
 
 
 def _quad_from_hull(hull: F64) -> F64 | None:
