@@ -31,7 +31,15 @@ from sheetscan.vision._steps import (
     monotone_picks,
     step_cost,
 )
-from sheetscan.vision._swallow import Way, absorbed, finds_a_one, may_swallow, one_boxes, wide_ways
+from sheetscan.vision._swallow import (
+    Way,
+    absorbed,
+    finds_a_one,
+    may_swallow,
+    one_boxes,
+    swallows_a_one,
+    wide_ways,
+)
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer
 
 if TYPE_CHECKING:
@@ -212,7 +220,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
         # is as narrow as a digit and reads as a sure 3; the totals still choose.
         if any(pick > 0 and finds_a_one(found[0], found[pick])
                for found, pick in zip(choices, picks, strict=True)) or _one_would_mend(
-                   choices, picks, rising=rising, usual=free):
+                   choices, picks, rising=rising, usual=free) or (splits and _one_swallowed(choices)):
             habitual = [t for t in sequence if id(t) not in options and not t.crossed_out and t.glyph_cuts]
             habit = dict(zip(map(id, habitual), _read_ones([(t, wide_ways(t, habit=True)) for t in habitual],
                                                            cache), strict=True))
@@ -633,6 +641,20 @@ def _one_would_mend(choices: list[list[Choice]], picks: list[int], *, rising: bo
             best = costs
     broken = {kept[i + side] for i, cost in enumerate(best or []) if cost > 0.0 for side in (0, 1)}
     return any(finds_a_one(choices[k][0], other) for k in sorted(broken) for other in choices[k][1:])
+
+
+def _one_swallowed(choices: list[list[Choice]]) -> bool:
+    """Whether a number of the zone (its ways read, `choices`) has a way that swallowed a "1" another
+    of its ways finds (`swallows_a_one`), though the totals did not pick that way.
+
+    Decision: such a "1" is evidence enough of a writer who runs his "1"s into their digits for the
+    zone's other glyphs to be read for one too (`choose_cuts`' habit), as a "1" the totals pick is,
+    because the totals may turn the "1" down only because the number after it swallowed its own: a
+    zone's first "12" read 2 with a sure "1" found, then "18" read 8 and in step with 2 (usual 44006,
+    "12, 18, 26" read 2, 8, 26: 12 steps back to 8, so the totals keep 2 and nothing breaks a step
+    for `_one_would_mend`). The "1" passed every test `absorbed` puts to one run into its digit, and
+    the totals still choose among the ways read."""
+    return any(len(found) > 1 and swallows_a_one(found) for found in choices)
 
 
 def choice_score(reading: NumberReading) -> float:
