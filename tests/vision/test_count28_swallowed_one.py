@@ -56,3 +56,18 @@ def test_a_zone_with_no_one_found_is_not_read_for_ones() -> None:
     # by itself, so no way finds one and nothing says the writer runs them in: 2, 8, 26 stays.
     two = cut_token([[[(0, 0, 25, HEIGHT)]]], HEIGHT, TYPICAL)
     assert _values([two, _swallowed(30), _two_glyphs(27)]) == [2, 8, 26]
+
+
+def test_a_one_turned_down_finds_only_ones_as_sure_as_it_elsewhere() -> None:
+    # 1, then a wide "2" (34 px) whose hook cut off reads a sure "1" (the rest a sure 2), then a "4"
+    # (29 px) whose arm cut off its stem reads a sure "1" too, the stem then a 4 at 0.9 against 0.99
+    # whole: a stroke of the 4, not a "1" run into it. 1, 12 steps on but 12 -> 4 goes back, so the
+    # totals turn the "1" down; the zone is read for "1"s, but the 4's is not one, and 1, 2, 4 stays
+    # (1, 12, 14 would rise too).
+    reader = ByWidth({9: (1, 0.99), 34: (2, 0.99), 26: (2, 0.99), 8: (1, 0.99), 29: (4, 0.99),
+                      21: (4, 0.9)})
+    one = cut_token([[[(0, 0, 9, HEIGHT)]]], HEIGHT, TYPICAL)
+    sequence = [one, _swallowed(34), _swallowed(29)]
+    readings = {id(t): reader.read_numbers([t.image])[0] for t in sequence}
+    parts = choose_cuts(reader, [(True, True, sequence)], readings)
+    assert [r.value for t in sequence for _, r in parts.get(id(t), ((t, readings[id(t)]),))] == [1, 2, 4]
