@@ -228,10 +228,10 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
             more = [(id(t), 2 * w, way_token(t, way), 0.0, 1) for t in sequence
                     if len(habit.get(id(t), ())) > 1 for w, way in enumerate(habit[id(t)])]
             if more:
-                found = _read_ways(more, cache, habit=True)
+                habit_ways = _read_ways(more, cache, habit=True)
                 # (On a "1" the totals turned down, only "1"s as sure as it: see `_one_swallowed`.)
-                options.update(found if confirmed else
-                               {key: ways for key, ways in found.items() if swallows_a_one(ways, habit=True)})
+                options.update(habit_ways if confirmed else {key: ways for key, ways in habit_ways.items()
+                                                             if swallows_a_one(ways, habit=True)})
                 choices = [options.get(id(t)) or first(t) for t in sequence]
                 picks = _zone_picks(choices, rising=rising, usual=free)
         fixed: dict[int, tuple[Part, ...]] = {}
