@@ -649,7 +649,7 @@ def _one_would_mend(choices: list[list[Choice]], picks: list[int], *, rising: bo
 
 def _one_swallowed(choices: list[list[Choice]]) -> bool:
     """Whether a number of the zone (its ways read, `choices`) has a way that swallowed a "1" another
-    of its ways finds (`swallows_a_one`), though the totals did not pick that way.
+    of its ways finds (`swallows_a_one`); `choose_cuts` asks it where the totals picked no such "1".
 
     Decision: such a "1" is evidence enough of a writer who runs his "1"s into their digits for the
     zone's other glyphs to be read for one too (`choose_cuts`' habit), as a "1" the totals pick is,
