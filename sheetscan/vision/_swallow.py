@@ -18,7 +18,8 @@ from sheetscan.vision._steps import LONGEST, Choice
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
-__all__ = ["Way", "absorbed", "finds_a_one", "may_swallow", "one_boxes", "stroke_bend", "wide_ways"]
+__all__ = ["Way", "absorbed", "finds_a_one", "may_swallow", "one_boxes", "stroke_bend", "swallows_a_one",
+           "wide_ways"]
 
 _ONE_TALL = 0.75
 """A "1" cut off a glyph stands at least this share of the tallest digit beside it."""
@@ -107,17 +108,27 @@ def absorbed(choices: list[Choice], *, sure: float = _ONE_SURE, cost: float = 1.
     took a wrong "1" after. (The totals may still choose such a "1", and once they do, the writer is
     read for "1"s everywhere: `finds_a_one` counts it.)
     """
+    return [(choice[0], choice[1] - cost) if swallowed else choice
+            for choice, swallowed in zip(choices, _swallowers(choices, sure=sure, habit=habit), strict=True)]
+
+
+def swallows_a_one(choices: list[Choice], *, habit: bool = False) -> bool:
+    """Whether a way of `choices` (one number's ways, as read) swallowed a "1" another way finds, as
+    `absorbed` judges it: a sure "1", as tall as its digits, cut off before its digit at a joint, not
+    the side of a round digit, that digit reading as surely without it."""
+    return any(_swallowers(choices, sure=_ONE_SURE, habit=habit))
+
+
+def _swallowers(choices: list[Choice], *, sure: float, habit: bool) -> list[bool]:
+    """For each of `choices`, whether it swallowed a "1" another of them finds (`absorbed`)."""
     # (A box lower than `_SWALLOWED_TALL` of its way's tallest reads at probability 0: no "1".)
     texts = [_digit_text(choice, tall=_SWALLOWED_TALL) for choice in choices]
-    out = []
-    for choice, text in zip(choices, texts, strict=True):
-        swallowed = text is not None and may_swallow(choice[0][0][0], habit=habit) and any(
-            other is not None and len(text[0]) < len(other[0]) <= LONGEST
-            and _inserted_sure(text[0], other, sure, after=False)
-            and _cut_off_ones(choice, found, _inserted(text[0], other[0]))
-            for found, other in zip(choices, texts, strict=True))
-        out.append((choice[0], choice[1] - cost) if swallowed else choice)
-    return out
+    return [text is not None and may_swallow(choice[0][0][0], habit=habit) and any(
+        other is not None and len(text[0]) < len(other[0]) <= LONGEST
+        and _inserted_sure(text[0], other, sure, after=False)
+        and _cut_off_ones(choice, found, _inserted(text[0], other[0]))
+        for found, other in zip(choices, texts, strict=True))
+        for choice, text in zip(choices, texts, strict=True)]
 
 
 def _cut_off_ones(whole: Choice, cut: Choice, ones: list[int]) -> bool:

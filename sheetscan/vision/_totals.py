@@ -31,7 +31,15 @@ from sheetscan.vision._steps import (
     monotone_picks,
     step_cost,
 )
-from sheetscan.vision._swallow import Way, absorbed, finds_a_one, may_swallow, one_boxes, wide_ways
+from sheetscan.vision._swallow import (
+    Way,
+    absorbed,
+    finds_a_one,
+    may_swallow,
+    one_boxes,
+    swallows_a_one,
+    wide_ways,
+)
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer
 
 if TYPE_CHECKING:
@@ -210,16 +218,20 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
         # have chosen a way that finds such a "1", every glyph of the zone that could hold one is
         # read for it (not only the ones wider than `_swallow.may_swallow`), because that writer's "13"
         # is as narrow as a digit and reads as a sure 3; the totals still choose.
-        if any(pick > 0 and finds_a_one(found[0], found[pick])
-               for found, pick in zip(choices, picks, strict=True)) or _one_would_mend(
-                   choices, picks, rising=rising, usual=free):
+        confirmed = any(pick > 0 and finds_a_one(found[0], found[pick])
+                        for found, pick in zip(choices, picks, strict=True)) or _one_would_mend(
+                            choices, picks, rising=rising, usual=free)
+        if confirmed or (splits and _one_swallowed(choices)):
             habitual = [t for t in sequence if id(t) not in options and not t.crossed_out and t.glyph_cuts]
             habit = dict(zip(map(id, habitual), _read_ones([(t, wide_ways(t, habit=True)) for t in habitual],
                                                            cache), strict=True))
             more = [(id(t), 2 * w, way_token(t, way), 0.0, 1) for t in sequence
                     if len(habit.get(id(t), ())) > 1 for w, way in enumerate(habit[id(t)])]
             if more:
-                options.update(_read_ways(more, cache, habit=True))
+                habit_ways = _read_ways(more, cache, habit=True)
+                # (On a "1" the totals turned down, only "1"s as sure as it: see `_one_swallowed`.)
+                options.update(habit_ways if confirmed else {key: ways for key, ways in habit_ways.items()
+                                                             if swallows_a_one(ways, habit=True)})
                 choices = [options.get(id(t)) or first(t) for t in sequence]
                 picks = _zone_picks(choices, rising=rising, usual=free)
         fixed: dict[int, tuple[Part, ...]] = {}
@@ -633,6 +645,26 @@ def _one_would_mend(choices: list[list[Choice]], picks: list[int], *, rising: bo
             best = costs
     broken = {kept[i + side] for i, cost in enumerate(best or []) if cost > 0.0 for side in (0, 1)}
     return any(finds_a_one(choices[k][0], other) for k in sorted(broken) for other in choices[k][1:])
+
+
+def _one_swallowed(choices: list[list[Choice]]) -> bool:
+    """Whether a number of the zone (its ways read, `choices`) has a way that swallowed a "1" another
+    of its ways finds (`swallows_a_one`); `choose_cuts` asks it where the totals picked no such "1".
+
+    Decision: such a "1" is evidence enough of a writer who runs his "1"s into their digits for the
+    zone's other glyphs to be read for one too (`choose_cuts`' habit), as a "1" the totals pick is,
+    because the totals may turn the "1" down only because the number after it swallowed its own: a
+    zone's first "12" read 2 with a sure "1" found, then "18" read 8 and in step with 2 (usual 44006,
+    "12, 18, 26" read 2, 8, 26: 12 steps back to 8, so the totals keep 2 and nothing breaks a step
+    for `_one_would_mend`). The "1" passed every test `absorbed` puts to one run into its digit, and
+    the totals still choose among the ways read.
+
+    Decision: the other glyphs' ways are kept only where their "1" passes those tests too (the habit's
+    width: `swallows_a_one`), not every way that reads a "1" as where the totals picked one, because a
+    "1" turned down is weaker evidence: it may be a wide 2's hook cut off (a sure "1" as well), and a
+    4's arm cut off its stem then reads "1" and a 4 less sure than whole, which the totals took for a
+    "14" to fit 1, 12, 14 (usual 45003, "1, 2, 4" read 1, 12, 14)."""
+    return any(len(found) > 1 and swallows_a_one(found) for found in choices)
 
 
 def choice_score(reading: NumberReading) -> float:
