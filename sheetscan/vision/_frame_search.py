@@ -26,7 +26,16 @@ from sheetscan.vision._frame_choice import (
 )
 from sheetscan.vision._grid_flat import grid_free
 from sheetscan.vision._lines import below, hysteresis, ridges_only
-from sheetscan.vision._quad import FrameCandidate, alike, overrun_sides, quad_area, refine_quad, side_coverage
+from sheetscan.vision._quad import (
+    FrameCandidate,
+    alike,
+    overrun_sides,
+    quad_area,
+    refine_quad,
+    side_coverage,
+    side_widths,
+    table_sides,
+)
 from sheetscan.vision._rulings import ruled_ways
 
 __all__ = ["CONTRASTS", "find_drawn_frame", "fitted"]
@@ -103,16 +112,40 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # is the frame, because a pencil frame paler than the grid is joined to the grid at every level that
     # shows it whole (unseen seed 29000, photo 4, thin: no sheet found). Only then, and only on paper
     # whose grid repeats at one pitch both ways, because it is slow (1.4-1.7 s of CPU on a 1200 px preview).
-    if chosen is None or not whole(chosen[0]):
+    # Decision: also where the outline chosen has the table beyond a side (`_on_table`), and an outline
+    # found there then replaces it only where it has paper beyond every side, lies over it and is another
+    # outline (`_clear_within`), because a drawn line has paper on both sides: on squared paper whose
+    # grid shows darker where the light falls off (a mesh at every usual level), a faint frame is joined
+    # to the mesh, and the outline closed round both runs along the paper's edge (bench_styles seed
+    # 43000, photo 6, in usual, thin, small, dark and steep: 210-466 px off; with the grid divided out
+    # the frame is seen whole, 10-12 px). A frame drawn near the paper's edge is found again alike there
+    # and kept. On paper without a grid `grid_free` gives nothing at once.
+    on_table = chosen is not None and whole(chosen[0]) and _on_table(chosen, dark)
+    if chosen is None or not whole(chosen[0]) or on_table:
         flat = grid_free({channel: ratio(channel) for channel in ("min", "max")}, dark)
         if flat is not None:
             def flat_ratio(channel: str) -> NDArray[np.float32]:
                 return flat[channel]
 
             again = _drawn_frame_in(flat_ratio, dark, busy=_busy(below(flat["min"], CONTRASTS[0])))
-            if again is not None and whole(again[0]):
+            if again is not None and whole(again[0]) and (
+                    chosen is None or not on_table or _clear_within(again, chosen, dark)):
                 chosen = again
     return chosen, frozenset(ran_off)
+
+
+def _on_table(outline: tuple[FrameCandidate, U8], dark: U8) -> bool:
+    """Whether the table lies beyond a side of `outline` (`table_sides`; `dark` the preview's grey)."""
+    size = max(dark.shape)
+    quad = outline[0].quad
+    return any(table_sides(dark, quad, size, side_widths(outline[1], quad, size)))
+
+
+def _clear_within(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate, U8], dark: U8) -> bool:
+    """Whether `again` has paper beyond every side (not `_on_table`), lies over `chosen` (`_over_border`) and
+    is another outline (a corner over 1.5 % of the size off: `votes`)."""
+    return not _on_table(again, dark) and _over_border(again[0], chosen[0]) \
+        and votes(again[0], [chosen[0]], max(dark.shape)) == 0
 
 
 def _on_step(chosen: tuple[FrameCandidate, U8], ratio: NDArray[np.float32], ridged: NDArray[np.float32], *,
