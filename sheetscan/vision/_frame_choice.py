@@ -24,7 +24,7 @@ from sheetscan.vision._quad import (
 )
 from sheetscan.vision._rulings import ruled_ways
 
-__all__ = ["apart", "choose_frame", "frame_inside", "grid_cut", "without_coloured_side"]
+__all__ = ["apart", "choose_frame", "frame_inside", "grid_cut", "inked_share", "without_coloured_side"]
 
 
 def choose_frame(candidates: list[tuple[FrameCandidate, U8]], dark: U8 | None = None
@@ -408,21 +408,31 @@ def without_coloured_side(chosen: tuple[FrameCandidate, U8], darkest: NDArray[np
     return frame, cleared
 
 
+def inked_share(quad: F64, darkest: NDArray[np.float32], *, samples: int = 80, ink: float = 0.85
+                ) -> list[float]:
+    """For each side of `quad` (k: corner k to k + 1), the share of `samples` places along it that are
+    ink in the darkest channel (`darkest`, its ratio to the paper; under `ink` at the darkest pixel
+    across the side, as `_neutral_share` looks for it)."""
+    shares = []
+    for k in range(4):
+        across = _across(f64(quad[k]), f64(quad[(k + 1) % 4]), darkest.shape, samples)
+        if across is None:
+            shares.append(0.0)
+            continue
+        x, y = across
+        shares.append(float(np.mean(darkest[y, x].min(axis=1) < ink)))
+    return shares
+
+
 def _neutral_share(a: F64, b: F64, darkest: NDArray[np.float32], brightest: NDArray[np.float32],
                    *, samples: int = 80, ink: float = 0.85) -> float | None:
     """The median share of the darkness of the line from `a` to `b` that the brightest channel sees too
     (1 = neutral grey or black, near 0 = a coloured line), at its darkest pixel across it at each of
     `samples` places; None when under a quarter of the places show ink (darker than `ink`)."""
-    h, w = darkest.shape
-    length = float(np.hypot(*(b - a)))
-    if length < 1.0:
+    across = _across(a, b, darkest.shape, samples)
+    if across is None:
         return None
-    normal = np.array([a[1] - b[1], b[0] - a[0]]) / length
-    reach = max(3, round(0.004 * max(h, w)))
-    t = np.linspace(0.1, 0.9, samples)[:, None, None]
-    across = np.arange(-reach, reach + 1)[None, :, None]
-    pts = (f64(a) + t * (b - a) + across * normal).round().astype(int)  # samples × offsets × 2
-    x, y = pts[..., 0].clip(0, w - 1), pts[..., 1].clip(0, h - 1)
+    x, y = across
     dark = darkest[y, x]
     pick = np.argmin(dark, axis=1)
     rows = np.arange(samples)
@@ -431,3 +441,20 @@ def _neutral_share(a: F64, b: F64, darkest: NDArray[np.float32], brightest: NDAr
     if on.sum() < samples // 4:
         return None
     return float(np.median((1.0 - seen[on]) / np.maximum(1e-3, 1.0 - lowest[on])))
+
+
+def _across(a: F64, b: F64, shape: tuple[int, ...], samples: int
+            ) -> tuple[NDArray[np.int_], NDArray[np.int_]] | None:
+    """The pixels (x, y: `samples` places along the middle of the line from `a` to `b`, by the offsets
+    across it within 0.4 % of the longer side of an image of `shape`, at least 3 px) looked at for the
+    line's darkest pixel at each place; None for a line under a pixel long."""
+    h, w = shape[0], shape[1]
+    length = float(np.hypot(*(b - a)))
+    if length < 1.0:
+        return None
+    normal = np.array([a[1] - b[1], b[0] - a[0]]) / length
+    reach = max(3, round(0.004 * max(h, w)))
+    t = np.linspace(0.1, 0.9, samples)[:, None, None]
+    offsets = np.arange(-reach, reach + 1)[None, :, None]
+    pts = (f64(a) + t * (b - a) + offsets * normal).round().astype(int)  # samples × offsets × 2
+    return pts[..., 0].clip(0, w - 1), pts[..., 1].clip(0, h - 1)

@@ -16,10 +16,26 @@ from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, u8
 from sheetscan.vision._drawn_frame import closed, dashed_candidates, frame_candidates, votes, whole
-from sheetscan.vision._frame_choice import apart, choose_frame, frame_inside, grid_cut, without_coloured_side
+from sheetscan.vision._frame_choice import (
+    apart,
+    choose_frame,
+    frame_inside,
+    grid_cut,
+    inked_share,
+    without_coloured_side,
+)
 from sheetscan.vision._grid_flat import grid_free
 from sheetscan.vision._lines import below, hysteresis, ridges_only
-from sheetscan.vision._quad import FrameCandidate, alike, overrun_sides, quad_area, refine_quad, side_coverage
+from sheetscan.vision._quad import (
+    FrameCandidate,
+    alike,
+    overrun_sides,
+    quad_area,
+    refine_quad,
+    side_coverage,
+    side_widths,
+    table_sides,
+)
 from sheetscan.vision._rulings import ruled_ways
 
 __all__ = ["CONTRASTS", "find_drawn_frame", "fitted"]
@@ -96,16 +112,40 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # is the frame, because a pencil frame paler than the grid is joined to the grid at every level that
     # shows it whole (unseen seed 29000, photo 4, thin: no sheet found). Only then, and only on paper
     # whose grid repeats at one pitch both ways, because it is slow (1.4-1.7 s of CPU on a 1200 px preview).
-    if chosen is None or not whole(chosen[0]):
+    # Decision: also where the outline chosen has the table beyond a side (`_on_table`), and an outline
+    # found there then replaces it only where it has paper beyond every side, lies over it and is another
+    # outline (`_clear_within`), because a drawn line has paper on both sides: on squared paper whose
+    # grid shows darker where the light falls off (a mesh at every usual level), a faint frame is joined
+    # to the mesh, and the outline closed round both runs along the paper's edge (bench_styles seed
+    # 43000, photo 6, in usual, thin, small, dark and steep: 210-466 px off; with the grid divided out
+    # the frame is seen whole, 10-12 px). A frame drawn near the paper's edge is found again alike there
+    # and kept. On paper without a grid `grid_free` gives nothing at once.
+    on_table = chosen is not None and whole(chosen[0]) and _on_table(chosen, dark)
+    if chosen is None or not whole(chosen[0]) or on_table:
         flat = grid_free({channel: ratio(channel) for channel in ("min", "max")}, dark)
         if flat is not None:
             def flat_ratio(channel: str) -> NDArray[np.float32]:
                 return flat[channel]
 
             again = _drawn_frame_in(flat_ratio, dark, busy=_busy(below(flat["min"], CONTRASTS[0])))
-            if again is not None and whole(again[0]):
+            if again is not None and whole(again[0]) and (
+                    chosen is None or not on_table or _clear_within(again, chosen, dark)):
                 chosen = again
     return chosen, frozenset(ran_off)
+
+
+def _on_table(outline: tuple[FrameCandidate, U8], dark: U8) -> bool:
+    """Whether the table lies beyond a side of `outline` (`table_sides`; `dark` the preview's grey)."""
+    size = max(dark.shape)
+    quad = outline[0].quad
+    return any(table_sides(dark, quad, size, side_widths(outline[1], quad, size)))
+
+
+def _clear_within(again: tuple[FrameCandidate, U8], chosen: tuple[FrameCandidate, U8], dark: U8) -> bool:
+    """Whether `again` has paper beyond every side (not `_on_table`), lies over `chosen` (`_over_border`) and
+    is another outline (a corner over 1.5 % of the size off: `votes`)."""
+    return not _on_table(again, dark) and _over_border(again[0], chosen[0]) \
+        and votes(again[0], [chosen[0]], max(dark.shape)) == 0
 
 
 def _on_step(chosen: tuple[FrameCandidate, U8], ratio: NDArray[np.float32], ridged: NDArray[np.float32], *,
@@ -355,5 +395,35 @@ def _drawn_frame_in(ratio: Callable[[str], NDArray[np.float32]], dark: U8, *, bu
                 inside = [c for c in above if grid_cut(c, chosen, size)]
             candidates = [max(inside, key=lambda c: c[0].coverage)] if inside else [chosen]
     if candidates:
-        return without_coloured_side(choose_frame(candidates, dark), ratio("min"), ratio("max"))
+        chosen = _drawn_in_darkest(choose_frame(candidates, dark), candidates, ratio("min"), dark)
+        return without_coloured_side(chosen, ratio("min"), ratio("max"))
     return None
+
+
+def _drawn_in_darkest(chosen: tuple[FrameCandidate, U8], candidates: list[tuple[FrameCandidate, U8]],
+                      darkest: NDArray[np.float32], dark: U8) -> tuple[FrameCandidate, U8]:
+    """`chosen`, or, where a side of it as fitted (`fitted`; `dark` the preview's grey) is ink in the
+    darkest channel (`darkest`, its ratio to the paper) along under `_INKED` of it (`inked_share`), the
+    biggest other whole outline among `candidates` alike to it (`votes`) with every side as fitted in
+    ink there along `_INKED` of it, if any."""
+    # Decision: a pen or pencil darkens every channel, and the darkest most, so a side as fitted that
+    # the darkest channel does not see drawn along it is a line printed in a neutral grey on tinted
+    # paper (seen as ink in the brightest channel only, where the paper is brighter), the grid of
+    # squared paper: on beige squared paper the outline closed on the grid one cell outside a blue
+    # frame (and one seen a cell out at one corner), the bigger among outlines seen alike at three
+    # levels, was taken, and its fit to the mesh at that level put one or two sides on grid lines
+    # (0.35-0.76 of them in ink in the darkest channel, the frame's sides 1.0: bench_styles seed 45000,
+    # photo 6, usual and jpeg: 60-63 px off).
+    # As fitted, because that fit moves a side of an outline found a cell out at one corner only onto
+    # the grid line beside the frame's side.
+    if min(inked_share(fitted(chosen, dark), darkest)) >= _INKED:
+        return chosen
+    size = max(dark.shape)
+    alike = [c for c in candidates if c is not chosen and whole(c[0]) and votes(c[0], [chosen[0]], size)
+             and min(inked_share(fitted(c, dark), darkest)) >= _INKED]
+    return max(alike, key=lambda c: c[0].area) if alike else chosen
+
+
+_INKED = 0.9
+"""A side as fitted is drawn when over this share of it is ink in the darkest channel (drawn frames as
+fitted: 1.0; sides fitted onto a grey grid line of beige squared paper: 0.35-0.76, seed 45006)."""

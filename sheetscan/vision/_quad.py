@@ -23,7 +23,7 @@ from sheetscan.vision._lines import (
 __all__ = [
     "FrameCandidate", "alike", "find_frames", "order_clockwise", "overrun_sides", "quad_area",
     "rectangle_aspect", "refine_quad", "ring_ink", "segment_coverage", "side_coverage", "side_reach",
-    "table_sides", "without_rims",
+    "side_widths", "table_sides", "without_rims",
 ]
 
 
@@ -264,7 +264,7 @@ def find_frames(
         # A drawn frame has bare paper on both sides; the paper's edge has the table outside it, a
         # table texture has texture inside its outline. Handwriting near the frame is allowed for.
         # (The outline lies on the outer edge of its ink: inside is looked at past each side's ink.)
-        widths = _side_widths(mask, quad, band=_width_band(size))
+        widths = side_widths(mask, quad, size)
         outside = ring_ink(mask, quad, (0.007 * size, 0.011 * size))
         inside = _inner_ring_ink(mask, quad, (0.007 * size, 0.011 * size, 0.02 * size), widths)
         if (outside is not None and outside > 0.15) or (inside is not None and inside > 0.3):
@@ -323,6 +323,11 @@ def _runs_across(mask: U8, starts: F64, stops: F64, *, band: int, samples: int =
     first, last, valid = nearest_run_spans(ink.reshape(-1, len(offsets)), offsets, len(offsets))
     shape = (len(starts), samples)
     return f64(first.reshape(shape)), f64(last.reshape(shape)), valid.reshape(shape)
+
+
+def side_widths(mask: U8, quad: F64, size: int) -> list[float]:
+    """Each side's ink width across it (px), looked for within `_width_band` of `size` (`_side_widths`)."""
+    return _side_widths(mask, quad, band=_width_band(size))
 
 
 def _side_widths(mask: U8, quad: F64, *, band: int) -> list[float]:
@@ -417,8 +422,8 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     moved = [side for side in range(4) if _moved_off(quad, corners, side, reach)]
     if not moved:
         return corners
-    found_on_table = table_sides(gray, quad, size, _side_widths(mask, quad, band=_width_band(size)))
-    fit_on_table = table_sides(gray, corners, size, _side_widths(mask, corners, band=_width_band(size)))
+    found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
+    fit_on_table = table_sides(gray, corners, size, side_widths(mask, corners, size))
     pulled = [side for side in moved if fit_on_table[side] and not found_on_table[side]]
     if not pulled:
         return corners
@@ -556,7 +561,7 @@ def without_rims(mask: U8, gray: U8, edges: list[F64]) -> U8:
     band = max(4, round(0.02 * size))
     out = mask.copy()
     for quad in edges:
-        widths = _side_widths(mask, quad, band=_width_band(size))
+        widths = side_widths(mask, quad, size)
         table = table_sides(gray, quad, size, widths)
         ends = np.roll(quad, -1, axis=0)
         _, inner, valid = _runs_across(mask, quad, ends, band=band, samples=60)
