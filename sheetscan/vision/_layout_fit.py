@@ -7,6 +7,7 @@ the upright sheet once the layout and rotation are chosen.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import opening
 from sheetscan.vision._paper_lines import coverage, without_rulings
 
-__all__ = ["Measured", "line_masks", "measure"]
+__all__ = ["Measured", "line_masks", "measure", "pulka_bands"]
 
 SIDES = ("left", "top", "right", "bottom")
 
@@ -189,6 +190,60 @@ _WEAK_LINE = 0.5
 """A line seen along less than this share of the strongest line from its side is writing (`_drawn_sides`)."""
 
 
+def pulka_bands(pulka_rect: dict[str, float | None], gora_rect: dict[str, float | None]) -> dict[str, float]:
+    """Per side where both rectangles' sides were seen: the pulka band's width between them (px)."""
+    return {side: abs(inner - outer) for side in SIDES
+            if (outer := pulka_rect.get(side)) is not None and (inner := gora_rect.get(side)) is not None}
+
+
+def _rectangles(drawn: dict[str, list[float]]) -> tuple[dict[str, float | None], dict[str, float | None]]:
+    """The pulka and the gora rectangle's sides among the lines seen from each side (`drawn`, from the side
+    inwards): the first two lines, or, where the pulka band between them is out of `_BAND_SPREAD` with the
+    middle one of the other sides' bands (two of them seen or more), the two whose band is nearest it,
+    and where no two are within that spread, the first line with no gora side (None: not seen).
+
+    Decision: one hand draws the pulka band about as wide all round the sheet (our forms print it 7-8 %
+    of the sheet on every side), so a band several times wider or narrower than the others' is closed by
+    some other line: under a glare that washed out the gora rectangle's side, the circle's edge or the
+    middle's lines were taken for it (bench_styles seed 31006, glare: the left band 454 px, the others
+    117-139; seed 38001, glare: the top band 685 px, the others 90-128), and a line of writing in the whist
+    band was taken for the pulka rectangle's side and that side for the gora's (seed 31001, thin: the
+    top band 46 px, the others 133-138; the writing 50 px above the side, the gora's side 118 px below
+    it). A side left without its gora side is placed by the other bands
+    (`_layout_choice.measured_proportions`), and its spokes count as not seen.
+    """
+    pulka = {side: lines[0] if lines else None for side, lines in drawn.items()}
+    gora = {side: lines[1] if len(lines) > 1 else None for side, lines in drawn.items()}
+    bands = pulka_bands(pulka, gora)
+    for side, band in bands.items():
+        others = [other for name, other in bands.items() if name != side]
+        if len(others) < 2:
+            continue
+        usual = float(np.median(others))
+        if _within_spread(band, usual):
+            continue
+        pairs = [(abs(math.log(abs(inner - outer) / usual)), outer, inner)
+                 for outer, inner in itertools.combinations(drawn[side], 2)
+                 if _within_spread(abs(inner - outer), usual)]
+        if pairs:
+            _, pulka[side], gora[side] = min(pairs)
+        else:
+            gora[side] = None
+    return pulka, gora
+
+
+def _within_spread(band: float, usual: float) -> bool:
+    """Whether a pulka band `band` px wide is within `_BAND_SPREAD` times of `usual` either way."""
+    return usual / _BAND_SPREAD <= band <= _BAND_SPREAD * usual
+
+
+_BAND_SPREAD = 2.5
+"""A pulka band this many times wider or narrower than the middle one of the other sides' is not closed by
+the rectangles' sides (`_rectangles`): drawn sheets' bands differ by at most about 1.7 times (the
+renderer's widest spread, each side 0.8-1.2 of one width and 7 or 8 % of the sheet), a stray line made
+them 3-6 times."""
+
+
 Circle = tuple[float, float, float]
 
 
@@ -338,15 +393,11 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
                   edge_right if edge_right is not None else right,
                   edge_bottom if edge_bottom is not None else bottom)
 
-    def nth(found: list[float], n: int) -> float | None:
-        return found[n] if len(found) > n else None
-
     # The rectangles' sides among them (every line seen stays in `lines_from`).
     drawn = {"left": _drawn_sides(along_left, from_left), "top": _drawn_sides(along_top, from_top),
              "right": _drawn_sides(along_right, from_right),
              "bottom": _drawn_sides(along_bottom, from_bottom)}
-    pulka_rect = {side: nth(drawn[side], 0) for side in SIDES}
-    gora_rect = {side: nth(drawn[side], 1) for side in SIDES}
+    pulka_rect, gora_rect = _rectangles(drawn)
 
     g = {k: v for k, v in gora_rect.items()}
     box = (g["left"] or left + 0.25 * fw, g["top"] or top + 0.25 * fh,
