@@ -66,6 +66,19 @@ def test_a_line_of_writing_outside_the_pulka_side_is_not_taken_for_it() -> None:
     assert gora is not None and abs(gora - (_PULKA[1] + band)) <= 4
 
 
+def test_a_line_of_writing_near_the_frame_is_not_taken_for_the_pulka_side() -> None:
+    band = 115
+    mask = _mask(band)
+    # A column of writing 60 px in from the frame's left side: the lines seen from the left are the
+    # writing, the pulka side and the gora side; the first two make a pulka band of 150 px (as wide as
+    # bands may differ) but a whist band of 60 px, against 210-300 px on the other sides.
+    cv2.line(mask, (_FRAME[0] + 60, 500), (_FRAME[0] + 60, 1450), 255, 4)
+    measured = measure(mask, _FRAME_F)
+    pulka, gora = measured.pulka_rect["left"], measured.gora_rect["left"]
+    assert pulka is not None and abs(pulka - _PULKA[0]) <= 4
+    assert gora is not None and abs(gora - (_PULKA[0] + band)) <= 4
+
+
 def test_bands_as_different_as_a_hand_draws_them_are_kept() -> None:
     # The left band 1.7 times the others (the widest spread drawn sheets show): its gora side stays.
     mask = _mask(110)
