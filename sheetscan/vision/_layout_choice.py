@@ -77,9 +77,6 @@ def choose_layout(m: Measured, players: int | None) -> tuple[SheetLayout, int, b
     return layout_for(n), k, certain, note
 
 
-_BANDS_TO_GO_BY = 2
-"""Pulka bands seen on this many sides or more place a side's band not seen (`measured_proportions`)."""
-
 _TIE = 0.25
 """Spoke costs this close are a tie, settled by the whist splits (`_split_misfit`)."""
 
@@ -164,7 +161,7 @@ def measured_proportions(layout: SheetLayout, m: Measured, k: int) -> tuple[Prop
         elif outer is not None and len(bands) >= _BANDS_TO_GO_BY:
             # Decision: a pulka band whose inner side was not seen is as wide as the middle one of the
             # bands seen, not the printed form's share, because one hand draws the band about as wide
-            # all round (`_layout_fit._without_stray_sides`), while drawn sheets' bands differ from the
+            # all round (`_layout_fit._rectangles`), while drawn sheets' bands differ from the
             # form's by up to 1.5 times either way (bench_styles seed 33006, glare: the right band
             # 247 px, the others 173-238, the form's 7 % of the sheet 133 px).
             pulka[up] = float(np.median(list(bands.values()))) / span[side]
@@ -188,6 +185,10 @@ def measured_proportions(layout: SheetLayout, m: Measured, k: int) -> tuple[Prop
             p = replace(p, top_split=nx)
     p = replace(p, whist_splits=_splits(layout, m, k))
     return p, notes
+
+
+_BANDS_TO_GO_BY = 2
+"""Pulka bands seen on this many sides or more place a side's band not seen (`measured_proportions`)."""
 
 
 def _to_upright_unit(x: float, y: float, k: int) -> tuple[float, float]:

@@ -258,7 +258,7 @@ _BAND_SPREAD = 2.5
 """A band this many times wider or narrower than the middle one of the other sides' of its kind is not
 closed by the rectangles' sides (`_rectangles`): drawn sheets' bands differ by at most about 1.9 times
 (the renderer's widest spread, each side 0.8-1.2 of one width and the form's 13-16 % or 7-8 % of the
-sheet), the stray lines above made them 2.1-6 times."""
+sheet), the stray lines above made them 3-6 times."""
 
 
 Circle = tuple[float, float, float]
