@@ -7,6 +7,7 @@ the upright sheet once the layout and rotation are chosen.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import opening
 from sheetscan.vision._paper_lines import coverage, without_rulings
 
-__all__ = ["Measured", "line_masks", "measure"]
+__all__ = ["Measured", "line_masks", "measure", "pulka_bands"]
 
 SIDES = ("left", "top", "right", "bottom")
 
@@ -189,6 +190,77 @@ _WEAK_LINE = 0.5
 """A line seen along less than this share of the strongest line from its side is writing (`_drawn_sides`)."""
 
 
+def pulka_bands(pulka_rect: dict[str, float | None], gora_rect: dict[str, float | None]) -> dict[str, float]:
+    """Per side where both rectangles' sides were seen: the pulka band's width between them (px)."""
+    return {side: abs(inner - outer) for side in SIDES
+            if (outer := pulka_rect.get(side)) is not None and (inner := gora_rect.get(side)) is not None}
+
+
+def _rectangles(drawn: dict[str, list[float]], frame_side: dict[str, float]
+                ) -> tuple[dict[str, float | None], dict[str, float | None]]:
+    """The pulka and the gora rectangle's sides among the lines seen from each side (`drawn`, from the side
+    inwards; the frame's side at `frame_side`): the first two lines, or, where the whist band before the
+    first or the pulka band between them is out of `_BAND_SPREAD` with the middle one of the other sides'
+    bands of its kind (two of them seen or more), the two lines whose bands are nearest those (the
+    least sum of how many times off each is), and where no two are within that spread, the first line
+    with no gora side (None: not seen) if its whist band is within it.
+
+    Decision: one hand draws each band about as wide all round the sheet (our forms print the whist band
+    13-16 % of the sheet on every side, the pulka band 7-8 %), so a band several times wider or narrower
+    than the others' is closed by some other line: under a glare that washed out the gora rectangle's
+    side, the circle's edge or the middle's lines were taken for it (bench_styles seed 31006, glare: the
+    left pulka band 454 px, the others 117-139; seed 38001, glare: the top one 685 px, the others
+    90-128), and a line of writing in the whist band was taken for the pulka rectangle's side and that
+    side for the gora's (seed 31001, thin: the top pulka band 46 px, the others 133-138; seed 43005,
+    thin: the left whist band 65 px, the others 237-260). A side left without its gora side is placed by
+    the other bands (`_layout_choice.measured_proportions`), and its spokes count as not seen.
+    """
+    pulka = {side: lines[0] if lines else None for side, lines in drawn.items()}
+    gora = {side: lines[1] if len(lines) > 1 else None for side, lines in drawn.items()}
+    whists = {side: abs(outer - frame_side[side]) for side, outer in pulka.items() if outer is not None}
+    bands = pulka_bands(pulka, gora)
+    for side, lines in drawn.items():
+        if side not in whists:
+            continue
+        usual_whist, usual_band = _usual(whists, side), _usual(bands, side)
+        if _within_spread(whists[side], usual_whist) and _within_spread(bands.get(side), usual_band):
+            continue
+        pairs = [(_times_off(abs(outer - frame_side[side]), usual_whist)
+                  + _times_off(abs(inner - outer), usual_band), outer, inner)
+                 for outer, inner in itertools.combinations(lines, 2)
+                 if _within_spread(abs(outer - frame_side[side]), usual_whist)
+                 and _within_spread(abs(inner - outer), usual_band)]
+        if pairs:
+            _, pulka[side], gora[side] = min(pairs)
+        elif _within_spread(whists[side], usual_whist):
+            gora[side] = None
+    return pulka, gora
+
+
+def _usual(bands: dict[str, float], side: str) -> float | None:
+    """The middle one of the other sides' bands in `bands`, where two or more were seen."""
+    others = [band for name, band in bands.items() if name != side]
+    return float(np.median(others)) if len(others) >= 2 else None
+
+
+def _within_spread(band: float | None, usual: float | None) -> bool:
+    """Whether a band `band` px wide is within `_BAND_SPREAD` times of `usual` either way (so where either
+    is not known)."""
+    return band is None or usual is None or usual / _BAND_SPREAD <= band <= _BAND_SPREAD * usual
+
+
+def _times_off(band: float, usual: float | None) -> float:
+    """How many times a band is off the usual one, as a logarithm (0 where the usual one is not known)."""
+    return 0.0 if usual is None else abs(math.log(band / usual))
+
+
+_BAND_SPREAD = 2.5
+"""A band this many times wider or narrower than the middle one of the other sides' of its kind is not
+closed by the rectangles' sides (`_rectangles`): drawn sheets' bands differ by at most about 1.9 times
+(the renderer's widest spread, each side 0.8-1.2 of one width and the form's 13-16 % or 7-8 % of the
+sheet), the stray lines above made them 3-6 times."""
+
+
 Circle = tuple[float, float, float]
 
 
@@ -338,15 +410,12 @@ def measure(mask: U8, frame: tuple[float, float, float, float], *, faint: bool =
                   edge_right if edge_right is not None else right,
                   edge_bottom if edge_bottom is not None else bottom)
 
-    def nth(found: list[float], n: int) -> float | None:
-        return found[n] if len(found) > n else None
-
     # The rectangles' sides among them (every line seen stays in `lines_from`).
     drawn = {"left": _drawn_sides(along_left, from_left), "top": _drawn_sides(along_top, from_top),
              "right": _drawn_sides(along_right, from_right),
              "bottom": _drawn_sides(along_bottom, from_bottom)}
-    pulka_rect = {side: nth(drawn[side], 0) for side in SIDES}
-    gora_rect = {side: nth(drawn[side], 1) for side in SIDES}
+    pulka_rect, gora_rect = _rectangles(drawn, {"left": seen_frame[0], "top": seen_frame[1],
+                                                "right": seen_frame[2], "bottom": seen_frame[3]})
 
     g = {k: v for k, v in gora_rect.items()}
     box = (g["left"] or left + 0.25 * fw, g["top"] or top + 0.25 * fh,
