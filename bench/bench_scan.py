@@ -15,7 +15,8 @@ Figures, each against the renderer's truth file:
   the settlement; an empty zone read as empty counts as right;
 - unsure: share of read numbers below the confidence threshold (they would be shown for review);
 - in the error counts, read numbers that match no written one: "extra piece of a number" (it overlaps
-  a written number another read matched) or "read where nothing is written";
+  a written number another read matched) or "read where nothing is written"; and, counted in no
+  accuracy above, a crossed-out number read as written or a written one read as crossed out;
 - seconds per photo, and the floor: decoding and rectifying only (`load_photo` + `find_sheet`);
 - the pulka target in the centre circle (printed after the table): read right, misread, or not read
   (below the reading's confidence bar: the sheet asks for it).
@@ -141,6 +142,10 @@ def score(truth: dict[str, Any], result: dict[str, Any], tally: Tally) -> None:
     for ti, number in enumerate(truth["numbers"]):
         if ti in match:
             votes.setdefault(read[match[ti]][0], Counter())[number["zone"]] += 1
+            # Counted apart from the accuracies (a struck number is no value): a reviewer must mend it.
+            if number["crossed_out"] != read[match[ti]][2]["crossed_out"]:
+                tally.errors["crossed-out number read as written" if number["crossed_out"]
+                             else "written number read as crossed out"] += 1
         if number["crossed_out"]:
             continue
         text = str(number["value"])
