@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["TOUCH", "an_end_near", "bridges_drawn", "drawn_twice", "end_way", "ends_near"]
+__all__ = ["TOUCH", "WITHIN_MASK", "an_end_near", "bridges_drawn", "drawn_twice", "end_way", "ends_near"]
 
 Mask = npt.NDArray[np.uint8]
 
@@ -27,6 +27,12 @@ def end_way(points: npt.NDArray[np.float64], index: int, stroke: float) -> npt.N
 
 TOUCH = 0.6
 """How near the drawn lines' mask a stroke's end must lie to run on into it, in strokes (and a pixel)."""
+
+
+WITHIN_MASK = 0.95
+"""The share of a blob's ink within the drawn lines' mask (and a pixel) for it to lie in the mask (handwriting
+the zone stage's mask took in: `_line_removal`, `_line_pieces`): a stroke's soft edge may stick out by a pixel
+here and there."""
 
 
 def ends_near(points: npt.NDArray[np.float64], ends: tuple[int, int], drawn: Mask, radius: float) -> bool:

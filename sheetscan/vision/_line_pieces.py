@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from sheetscan.vision._line_contacts import (
     TOUCH,
+    WITHIN_MASK,
     an_end_near,
     bridges_drawn,
     drawn_twice,
@@ -143,6 +144,8 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     ys, xs = np.nonzero(labels[y:y + h, x:x + w] == label)
     points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
     middle, axis, across, along_axis, length, thickness, ends = _stroke_axis(points)
+    if drawn is not None:
+        drawn = _beyond_own(drawn, labels[y:y + h, x:x + w] == label, (x, y), reach=round(stroke))
     # Decision: a blob longer than `longest_stroke` strokes with no more ink than one stroke along its length
     # (`single` strokes wide) is a line whatever its course, because a freehand line wobbles: a wavy divider
     # the zone stage did not give lay thicker than two strokes across its main direction and was kept,
@@ -393,6 +396,34 @@ _PALE_GAP = 4.0
 _PALE_REACH = 12.0
 """How far around a stroke its pale course is followed, in strokes (`_pale_course`): past a pale stretch, the
 line's next piece and the mask it runs into."""
+
+
+def _beyond_own(drawn: Mask, own: npt.NDArray[np.bool_], corner: tuple[int, int], *, reach: int) -> Mask:
+    """The drawn lines' mask (`drawn`, non-zero) as a blob lying within it is judged against: less the blob
+    itself (`own`, its box's pixels, the box's top-left `corner` x, y) and `reach` px around it, when at least
+    `WITHIN_MASK` of the blob lies within the mask and a pixel; else `drawn` itself.
+
+    Handwriting the zone stage's mask took in is given back to the ink (`_line_removal`), and lies in the
+    mask all along: against the mask as it is, every such stroke would run on into it and lie along it (a
+    line's piece). Judged against the rest of the mask, a "1" hanging beside a line lies beside it, while a
+    piece of a pale line its mask covers still runs on into the mask along the line past its ends.
+    """
+    x, y = corner
+    h, w = own.shape
+    height, width = drawn.shape
+    x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(width, x + w + 1), min(height, y + h + 1)
+    near = cv2.dilate(np.asarray(drawn[y0:y1, x0:x1] > 0, np.uint8), np.ones((3, 3), np.uint8))
+    inside = near[y - y0:y - y0 + h, x - x0:x - x0 + w] > 0
+    if np.count_nonzero(inside & own) < WITHIN_MASK * np.count_nonzero(own):
+        return drawn
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(width, x + w + reach), min(height, y + h + reach)
+    padded = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    padded[y - y0:y - y0 + h, x - x0:x - x0 + w] = own
+    around = cv2.dilate(padded, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0
+    out = drawn.copy()
+    out[y0:y1, x0:x1][around] = 0
+    return out
 
 
 _ONE_SIDE = 0.9
