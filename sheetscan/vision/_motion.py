@@ -212,9 +212,9 @@ motion 5000, 20000; thick 5000, 20000, 24000)."""
 
 SMEAR_ALONG = 0.93
 """The least share of a stroke's width (`Motion.width`) that the dip along the smear's direction may
-measure once the smear is taken out (`steadied`): shaken photos 1.00-1.6 (bench_styles motion, 69 photos of
-seeds 33000-45000), a thick pen held still on squared paper but taken for shaken 0.84-0.86 (45000 photo 0
-in usual, small, glare and shadow)."""
+measure once the smear is taken out (`steadied`): shaken photos 0.99-1.71 (bench_styles motion, the 71
+cached photos of seeds 33000-45000), a thick pen held still on squared paper but taken for shaken 0.84-0.86
+(45000 photo 0 in usual, small, glare and shadow)."""
 
 
 def steadied(strength: Mask, *, kept: float = SMEAR_KEPT, along: float = SMEAR_ALONG) -> Mask:
