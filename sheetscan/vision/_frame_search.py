@@ -419,9 +419,9 @@ def _drawn_in_darkest(chosen: tuple[FrameCandidate, U8], candidates: list[tuple[
     if min(inked_share(fitted(chosen, dark), darkest)) >= _INKED:
         return chosen
     size = max(dark.shape)
-    alike = [c for c in candidates if c is not chosen and whole(c[0]) and votes(c[0], [chosen[0]], size)
+    drawn = [c for c in candidates if c is not chosen and whole(c[0]) and votes(c[0], [chosen[0]], size)
              and min(inked_share(fitted(c, dark), darkest)) >= _INKED]
-    return max(alike, key=lambda c: c[0].area) if alike else chosen
+    return max(drawn, key=lambda c: c[0].area) if drawn else chosen
 
 
 _INKED = 0.9

@@ -490,11 +490,11 @@ def ink_end(gray: npt.NDArray[np.uint8], boxes: tuple[Box, ...], *, height: floa
     return x0 + rest_right if small and after and low and on_line and beside_digit else x1
 
 
-
 def ends_in_dot(gray: npt.NDArray[np.uint8], boxes: tuple[Box, ...], *, height: float) -> bool:
     """Whether a dot touches the foot of the last digit in `boxes` of the image `gray`: `ink_end` finds the
     number's digits ending before its ink does."""
     return ink_end(gray, boxes, height=height) < max(b[0] + b[2] for b in boxes)
+
 
 def typical_width(groups: list[Group], *, height: float) -> float:
     """The typical width of one digit in these numbers: the median of the glyphs that are clearly one

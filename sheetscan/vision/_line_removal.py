@@ -43,6 +43,8 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     of the pieces of line it meets, but it gives back no line of its own (see below).
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
+    # (The drawn lines' width, measured here once where the caller did not give it: each use below needs it.)
+    width_drawn = 0 if drawn is None else drawn_width if drawn_width is not None else line_width(drawn)
     # Decision: a blob of ink apart from every other, no longer than a digit, lying within a piece of the
     # drawn lines' mask that holds nothing more (`_apart_in_lines`), is handwriting the zone stage's mask took
     # in and is given back whole, because a "1" hanging just under a line, with paper between, went with the
@@ -54,7 +56,7 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     # they were read as 8 numbers).
     apart = None
     if drawn is not None and line_length:
-        speck = 2 * (drawn_width if drawn_width is not None else line_width(drawn))
+        speck = 2 * width_drawn
         apart = _apart_in_lines(mask, drawn, lines, speck=speck, longest=_DIGIT * line_length)
     # Decision: the line given back is only what handwriting OFF the lines reaches, not what the writing
     # lying on them reaches, because the ruling beside and past a dark pen's stroke lying along it (its
@@ -95,8 +97,7 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
             on_drawn = np.zeros(count, dtype=bool)
             on_drawn[pieces[ys, xs][drawn[ys, xs] > 0]] = True
             looked_at = on_drawn[pairs[0]]
-            off = _off_lines(without, pairs[1][looked_at], seeds[looked_at], sides_count, drawn,
-                             drawn_width if drawn_width is not None else line_width(drawn))
+            off = _off_lines(without, pairs[1][looked_at], seeds[looked_at], sides_count, drawn, width_drawn)
             pairs = pairs[:, off[pairs[1]] | ~looked_at]
         keep = np.bincount(pairs[0], minlength=count) >= 2
         keep[0] = False
@@ -124,8 +125,7 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
                                           barrier, width)
                 keep &= ~digits | across
     if drawn is not None:
-        width = drawn_width if drawn_width is not None else line_width(drawn)
-        without = drop_line_fringes(without, sides, sides_count, drawn, width, crossed_sides,
+        without = drop_line_fringes(without, sides, sides_count, drawn, width_drawn, crossed_sides,
                                      raw=mask if line_length is not None else None,
                                      line_length=line_length or 0.0)
     if apart is not None:
