@@ -68,7 +68,8 @@ def find_strikes(mask: Mask, blobs: list[Blob], *, height: float, stroke: float)
     Only blobs wider than a digit are looked at: a strike joins the digits it crosses, or is itself
     longer than any digit. A segment counts when it is at least 1.2 digit heights long and within 15°
     of the writing direction (`_STRIKE_SLOPE`), runs through the middle of the blob and across all its
-    other ink, and its stroke sticks out on its own at both ends (`_STRIKE_FREE`).
+    other ink, leaves the number's ink reaching on below it (`_STRIKE_UNDER`), and its stroke sticks
+    out on its own at both ends (`_STRIKE_FREE`).
     """
     segments: list[Box] = []
     length = 1.2 * height
