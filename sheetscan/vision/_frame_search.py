@@ -120,8 +120,18 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # 43000, photo 6, in usual, thin, small, dark and steep: 210-466 px off; with the grid divided out
     # the frame is seen whole, 10-12 px). A frame drawn near the paper's edge is found again alike there
     # and kept. On paper without a grid `grid_free` gives nothing at once.
+    # Decision: also where a side of the outline chosen, as fitted, is not drawn in the darkest channel
+    # (`_drawn_all_round`), and an outline found there then replaces it only where it is drawn all round
+    # on the photo's own ratios and is another outline, because such a side runs across the paper
+    # between a grid's lines: on squared paper whose grid is about as dark as a thin frame, the grid
+    # joined the frame into one mesh at the levels that show the frame whole, and the outline closed on
+    # the mesh cut across the sheet (bench_styles seed 40000, thin, photo 3: 241 px off, its sides 0.84-
+    # 1.0 in ink; with the grid divided out the frame is seen whole, 4 px). Such an outline is what
+    # `_drawn_in_darkest` finds no drawn outline alike to.
     on_table = chosen is not None and whole(chosen[0]) and _on_table(chosen, dark)
-    if chosen is None or not whole(chosen[0]) or on_table:
+    undrawn = chosen is not None and whole(chosen[0]) and not on_table \
+        and not _drawn_all_round(chosen, ratio("min"), dark)
+    if chosen is None or not whole(chosen[0]) or on_table or undrawn:
         flat = grid_free({channel: ratio(channel) for channel in ("min", "max")}, dark)
         if flat is not None:
             def flat_ratio(channel: str) -> NDArray[np.float32]:
@@ -129,9 +139,18 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
 
             again = _drawn_frame_in(flat_ratio, dark, busy=_busy(below(flat["min"], CONTRASTS[0])))
             if again is not None and whole(again[0]) and (
-                    chosen is None or not on_table or _clear_within(again, chosen, dark)):
+                    chosen is None or not whole(chosen[0])
+                    or (_clear_within(again, chosen, dark) if on_table else
+                        _drawn_all_round(again, ratio("min"), dark)
+                        and votes(again[0], [chosen[0]], max(dark.shape)) == 0)):
                 chosen = again
     return chosen, frozenset(ran_off)
+
+
+def _drawn_all_round(outline: tuple[FrameCandidate, U8], darkest: NDArray[np.float32], dark: U8) -> bool:
+    """Whether every side of `outline` as fitted (`fitted`; `dark` the preview's grey) is ink in the darkest
+    channel (`darkest`, its ratio to the paper) along `_INKED` of it at least (`inked_share`)."""
+    return min(inked_share(fitted(outline, dark), darkest)) >= _INKED
 
 
 def _on_table(outline: tuple[FrameCandidate, U8], dark: U8) -> bool:
@@ -404,8 +423,8 @@ def _drawn_in_darkest(chosen: tuple[FrameCandidate, U8], candidates: list[tuple[
                       darkest: NDArray[np.float32], dark: U8) -> tuple[FrameCandidate, U8]:
     """`chosen`, or, where a side of it as fitted (`fitted`; `dark` the preview's grey) is ink in the
     darkest channel (`darkest`, its ratio to the paper) along under `_INKED` of it (`inked_share`), the
-    biggest other whole outline among `candidates` alike to it (`votes`) with every side as fitted in
-    ink there along `_INKED` of it, if any."""
+    biggest other whole outline among `candidates` with every side as fitted in ink there along `_INKED`
+    of it, alike to it (`votes`), or else lying over it (`_over_border`), if any."""
     # Decision: a pen or pencil darkens every channel, and the darkest most, so a side as fitted that
     # the darkest channel does not see drawn along it is a line printed in a neutral grey on tinted
     # paper (seen as ink in the brightest channel only, where the paper is brighter), the grid of
@@ -419,9 +438,18 @@ def _drawn_in_darkest(chosen: tuple[FrameCandidate, U8], candidates: list[tuple[
     if min(inked_share(fitted(chosen, dark), darkest)) >= _INKED:
         return chosen
     size = max(dark.shape)
-    drawn = [c for c in candidates if c is not chosen and whole(c[0]) and votes(c[0], [chosen[0]], size)
+    drawn = [c for c in candidates if c is not chosen and whole(c[0])
              and min(inked_share(fitted(c, dark), darkest)) >= _INKED]
-    return max(drawn, key=lambda c: c[0].area) if drawn else chosen
+    alike_drawn = [c for c in drawn if votes(c[0], [chosen[0]], size)]
+    # Decision: where none is alike, the biggest whole outline drawn all round that lies over `chosen`
+    # (its centre inside, over half its area: `_over_border`) replaces it, because a side not drawn in
+    # the darkest channel closed the outline along something else than a drawn line, and the frame,
+    # drawn whole, is then another outline: on the ratios with a hard shadow's edge told back to paper
+    # (`_frame_search`'s second search), the outline closed past the frame's top side out to the
+    # paper's edge (that side 0.36 in ink) was taken over the frame seen whole at one level, crowded
+    # by its writing (bench_styles seed 31000, shadow, photo 5: 738 px off; taken, 15 px).
+    over = [c for c in drawn if _over_border(c[0], chosen[0])]
+    return max(alike_drawn or over, key=lambda c: c[0].area) if alike_drawn or over else chosen
 
 
 _INKED = 0.9
