@@ -435,20 +435,24 @@ def _drawn_in_darkest(chosen: tuple[FrameCandidate, U8], candidates: list[tuple[
     # photo 6, usual and jpeg: 60-63 px off).
     # As fitted, because that fit moves a side of an outline found a cell out at one corner only onto
     # the grid line beside the frame's side.
-    if min(inked_share(fitted(chosen, dark), darkest)) >= _INKED:
+    shares = inked_share(fitted(chosen, dark), darkest)
+    if min(shares) >= _INKED:
         return chosen
     size = max(dark.shape)
     drawn = [c for c in candidates if c is not chosen and whole(c[0])
              and min(inked_share(fitted(c, dark), darkest)) >= _INKED]
     alike_drawn = [c for c in drawn if votes(c[0], [chosen[0]], size)]
-    # Decision: where none is alike, the biggest whole outline drawn all round that lies over `chosen`
-    # (its centre inside, over half its area: `_over_border`) replaces it, because a side not drawn in
-    # the darkest channel closed the outline along something else than a drawn line, and the frame,
-    # drawn whole, is then another outline: on the ratios with a hard shadow's edge told back to paper
-    # (`_frame_search`'s second search), the outline closed past the frame's top side out to the
-    # paper's edge (that side 0.36 in ink) was taken over the frame seen whole at one level, crowded
-    # by its writing (bench_styles seed 31000, shadow, photo 5: 738 px off; taken, 15 px).
-    over = [c for c in drawn if _over_border(c[0], chosen[0])]
+    # Decision: where none is alike and only one side of `chosen` is not drawn, the biggest whole outline
+    # drawn all round that lies over `chosen` (its centre inside, over half its area: `_over_border`)
+    # replaces it, because three sides drawn in the darkest channel say the pen is seen there, so the
+    # fourth closed the outline along something else than a drawn line, and the frame, drawn whole, is
+    # then another outline: on the ratios with a hard shadow's edge told back to paper (the second
+    # search of `find_drawn_frame`), the outline closed past the frame's top side out to the paper's
+    # edge (that side 0.36 in ink) was taken over the frame seen whole at one level, crowded by its
+    # writing (bench_styles seed 31000, shadow, photo 5: 738 px off; taken, 15 px). An outline with no
+    # side drawn there is drawn in a pen the darkest channel does not see, and is kept.
+    one_undrawn = sum(share < _INKED for share in shares) == 1
+    over = [c for c in drawn if one_undrawn and _over_border(c[0], chosen[0])]
     return max(alike_drawn or over, key=lambda c: c[0].area) if alike_drawn or over else chosen
 
 
