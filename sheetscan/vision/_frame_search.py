@@ -108,10 +108,11 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
                 and _drawn_better(again, chosen, ratio("min"), ridge_ratio("min"), dark):
             chosen = again
     # Decision: where no level showed an outline drawn whole, the search is made once more on the ratios
-    # with squared paper's printed grid divided out (`grid_free`), and an outline drawn whole found there
-    # is the frame, because a pencil frame paler than the grid is joined to the grid at every level that
-    # shows it whole (unseen seed 29000, photo 4, thin: no sheet found). Only then, and only on paper
-    # whose grid repeats at one pitch both ways, because it is slow (1.4-1.7 s of CPU on a 1200 px preview).
+    # with squared paper's printed grid (or lined paper's rulings) divided out (`grid_free`), and an
+    # outline drawn whole found there is the frame, because a pencil frame paler than the grid is joined
+    # to the grid at every level that shows it whole (unseen seed 29000, photo 4, thin: no sheet found).
+    # Only then, and only on paper whose printed lines repeat at one pitch, because it is slow (1.4-1.7 s
+    # of CPU on a 1200 px preview for a grid, about half that for rulings).
     # Decision: also where the outline chosen has the table beyond a side (`_on_table`), and an outline
     # found there then replaces it only where it has paper beyond every side, lies over it and is another
     # outline (`_clear_within`), because a drawn line has paper on both sides: on squared paper whose

@@ -1,4 +1,5 @@
-"""Squared paper's printed grid divided out of the preview's ink ratios, where it hides a faint frame.
+"""Squared paper's printed grid (or lined paper's rulings) divided out of the preview's ink ratios, where it
+hides a faint frame.
 
 A pencil frame on squared paper may be paler than the grid (a ratio to the paper of 0.83-0.85 against
 the grid's 0.86-0.88, unseen seed 29000, photo 4, thin): at every level that shows the frame whole the
@@ -9,7 +10,7 @@ of the preview (a tile), its lines are parallel and evenly spaced, so every pixe
 (its phase) says how dark the grid is there; the median ratio of the tile's pixels at each phase is the
 grid's template (writing and drawn lines, at no fixed phase, move a median little), and dividing a
 pixel's ratio by its two families' template values leaves paper where only the grid was and keeps a
-drawn line, also where it crosses the grid.
+drawn line, also where it crosses the grid. Lined paper's rulings are one such family alone.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ _SAME_PITCH = 0.3
 
 
 def grid_free(ratios: dict[str, NDArray[np.float32]], gray: U8) -> dict[str, NDArray[np.float32]] | None:
-    """`ratios` (a channel's ratio to the paper, by channel) with the squared paper's printed grid divided
-    out (see the module's docstring), or None when the preview `gray` shows no such grid on its paper.
+    """`ratios` (a channel's ratio to the paper, by channel) with the squared paper's printed grid or the
+    lined paper's rulings divided out (see the module's docstring), or None when the preview `gray` shows
+    no such lines on its paper.
     The tiles' grid geometry is found on the "min" channel and used for every channel."""
     darkest = ratios["min"]
     paper = _paper(gray)
