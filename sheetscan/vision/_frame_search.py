@@ -123,7 +123,8 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # and kept. On paper without a grid `grid_free` gives nothing at once.
     # Decision: also where a side of the outline chosen, as fitted, is not drawn in the darkest channel
     # (`_drawn_all_round`), and an outline found there then replaces it only where it is drawn all round
-    # on the photo's own ratios and is another outline, because such a side runs across the paper
+    # on the photo's own ratios, lies over it (`_over_border`: not the pulka rectangle inside a frame
+    # whose side a glare washed out) and is another outline, because such a side runs across the paper
     # between a grid's lines: on squared paper whose grid is about as dark as a thin frame, the grid
     # joined the frame into one mesh at the levels that show the frame whole, and the outline closed on
     # the mesh cut across the sheet (bench_styles seed 40000, thin, photo 3: 241 px off, its sides 0.84-
@@ -142,7 +143,7 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
             if again is not None and whole(again[0]) and (
                     chosen is None or not whole(chosen[0])
                     or (_clear_within(again, chosen, dark) if on_table else
-                        _drawn_all_round(again, ratio("min"), dark)
+                        _drawn_all_round(again, ratio("min"), dark) and _over_border(again[0], chosen[0])
                         and votes(again[0], [chosen[0]], max(dark.shape)) == 0)):
                 chosen = again
     return chosen, frozenset(ran_off)
