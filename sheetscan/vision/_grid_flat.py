@@ -40,10 +40,11 @@ _SAME_PITCH = 0.3
 """The two families' pitches are one within this share (a square grid, foreshortened by the view)."""
 
 
-def grid_free(ratios: dict[str, NDArray[np.float32]], gray: U8) -> dict[str, NDArray[np.float32]] | None:
+def grid_free(ratios: dict[str, NDArray[np.float32]], gray: U8, *, rulings: bool = True
+              ) -> dict[str, NDArray[np.float32]] | None:
     """`ratios` (a channel's ratio to the paper, by channel) with the squared paper's printed grid or the
-    lined paper's rulings divided out (see the module's docstring), or None when the preview `gray` shows
-    no such lines on its paper.
+    lined paper's rulings (only with `rulings`) divided out (see the module's docstring), or None when the
+    preview `gray` shows no such lines on its paper.
     The tiles' grid geometry is found on the "min" channel and used for every channel."""
     darkest = ratios["min"]
     paper = _paper(gray)
@@ -51,7 +52,7 @@ def grid_free(ratios: dict[str, NDArray[np.float32]], gray: U8) -> dict[str, NDA
         return None
     lines = u8(((darkest < _GRID_LEVEL) & (paper > 0)).astype(np.uint8) * 255)
     families = _families(lines)
-    if families is None:
+    if families is None or (len(families) == 1 and not rulings):
         return None
     flat = {channel: ratio.copy() for channel, ratio in ratios.items()}
     h, w = darkest.shape
@@ -102,11 +103,16 @@ def _families(lines: U8) -> list[tuple[float, float]] | None:
     # Decision: lined paper's rulings, one family repeating and none at right angles to it, are divided
     # out alone, because a pencil frame paler than the rulings is joined to them wherever it shows whole
     # as a squared grid joins it: at the faintest levels the rulings, the frame and the paper's rim
-    # closed outlines along the paper's edge or a ruling (bench_styles seeds 36000-39000, thin, photos
-    # 36000, 38006 and 39003: 272 px off, no sheet, 1861 px off), while with the rulings divided out
-    # the frame is seen whole. A frame's side along the rulings stays: it is one of the several lines at
-    # its phase in a tile, and the template is their median.
-    if not families:
+    # closed outlines along the paper's edge or a ruling, or none (bench_styles seeds 38000 and 39000,
+    # thin, photos 6 and 3: no sheet, 1861 px off), while with the rulings divided out the frame is seen
+    # whole (18 and 10 px). A frame's side along the rulings stays: it is one of the several lines at its
+    # phase in a tile, and the template is their median.
+    # Decision: not where the lines at right angles to the family repeat near its pitch all the same
+    # (`_near_pitch`), because that is a square grid whose other family fell short of `_REPEAT` (the
+    # far part foreshortened): one family divided out of squared paper left the other, and the outline
+    # closed on it was taken, 120 px off (bench_styles seed 35000, thin, photo 5: 0.34 at 1.2 pitches;
+    # rulings 0.17 at most, seeds 36000-44000).
+    if not families or (len(families) == 1 and _near_pitch(lines, families[0], pitches)):
         return None
     if len(families) == 2:
         (_, one), (_, other) = families
@@ -115,16 +121,26 @@ def _families(lines: U8) -> list[tuple[float, float]] | None:
     return families
 
 
-def _pitch(lines: U8, theta: float) -> float | None:
-    """The shortest lag within `_PITCH` at which the ink of `lines` summed along the normal angle `theta`
-    repeats (an autocorrelation peak reaching `_REPEAT` and 0.7 of the highest), or None."""
+def _near_pitch(lines: U8, family: tuple[float, float], pitches: list[tuple[float, float | None]]) -> bool:
+    """Whether the ink of `lines` across the direction at right angles to `family` (its normal angle and
+    pitch; `pitches` both directions' normal angles) repeats within `_SAME_PITCH` of the family's pitch
+    at `_REPEAT` / 2 at least (its autocorrelation there)."""
+    theta, pitch = family
+    other = next(angle for angle, _ in pitches if angle != theta)
+    low, high = int(np.floor(pitch * (1 - _SAME_PITCH))), int(np.ceil(pitch * (1 + _SAME_PITCH)))
+    ac = _repeats(lines, other, high)
+    return ac is not None and float(ac[max(1, low):high + 1].max()) >= _REPEAT / 2
+
+
+def _repeats(lines: U8, theta: float, longest: int) -> F64 | None:
+    """The autocorrelation (lags 0 .. `longest`) of the ink of `lines` summed along the normal angle
+    `theta`, less its slow change; None where there is too little of it."""
     ys, xs = np.nonzero(lines)
     if len(xs) == 0:
         return None
     rho = xs * np.cos(theta) + ys * np.sin(theta)
     profile = np.bincount((rho - rho.min()).astype(int)).astype(np.float64)
-    low, high = _PITCH
-    if len(profile) < 4 * high:
+    if len(profile) < 4 * _PITCH[1]:
         return None
     # The slow change of the ink along the profile (the paper's outline, the writing's bands) is taken
     # away: only the lines' repeat is wanted.
@@ -133,7 +149,16 @@ def _pitch(lines: U8, theta: float) -> float | None:
     energy = float(np.dot(centred, centred))
     if energy <= 0:
         return None
-    ac = autocorrelation(centred, energy, high + 1)
+    return autocorrelation(centred, energy, longest)
+
+
+def _pitch(lines: U8, theta: float) -> float | None:
+    """The shortest lag within `_PITCH` at which the ink of `lines` summed along the normal angle `theta`
+    repeats (an autocorrelation peak reaching `_REPEAT` and 0.7 of the highest), or None."""
+    low, high = _PITCH
+    ac = _repeats(lines, theta, high + 1)
+    if ac is None:
+        return None
     found = peaks(ac, low, high)
     if not found:
         return None
