@@ -124,12 +124,14 @@ def _families(lines: U8) -> list[tuple[float, float]] | None:
 def _near_pitch(lines: U8, family: tuple[float, float], pitches: list[tuple[float, float | None]]) -> bool:
     """Whether the ink of `lines` across the direction at right angles to `family` (its normal angle and
     pitch; `pitches` both directions' normal angles) repeats within `_SAME_PITCH` of the family's pitch
-    at `_REPEAT` / 2 at least (its autocorrelation there)."""
+    at `_REPEAT` / 2 at least (an autocorrelation peak there)."""
     theta, pitch = family
     other = next(angle for angle, _ in pitches if angle != theta)
-    low, high = int(np.floor(pitch * (1 - _SAME_PITCH))), int(np.ceil(pitch * (1 + _SAME_PITCH)))
-    ac = _repeats(lines, other, high)
-    return ac is not None and float(ac[max(1, low):high + 1].max()) >= _REPEAT / 2
+    low, high = max(1, int(np.floor(pitch * (1 - _SAME_PITCH)))), int(np.ceil(pitch * (1 + _SAME_PITCH)))
+    ac = _repeats(lines, other, high + 1)
+    # A peak, not only a high value: the ink along the rulings' length changes smoothly, and a smooth
+    # profile correlates with itself at short lags without repeating.
+    return ac is not None and any(ac[lag] >= _REPEAT / 2 for lag in peaks(ac, low, high))
 
 
 def _repeats(lines: U8, theta: float, longest: int) -> F64 | None:

@@ -1,5 +1,6 @@
-"""Lined paper's rulings divided out of the ink ratios (`_grid_flat.grid_free`, one family of lines), and a
-pencil frame paler than the rulings found there (`_frame_search._drawn_frame_in`).
+"""Lined paper's rulings divided out of the ink ratios (`_grid_flat.grid_free`, one family of lines, told
+from a squared grid that lost a family: `_families`), and a pencil frame paler than the rulings found
+there (`_frame_search._drawn_frame_in`).
 
 A synthetic photo seen from above: paper whose rulings (one family, 14 px apart, 0.72-0.88 of the paper
 by channel) run along the paper's side or across it, and a pencil frame (with an inner rectangle and its
@@ -14,7 +15,7 @@ import pytest
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._frame_search import _drawn_frame_in, fitted
-from sheetscan.vision._grid_flat import grid_free
+from sheetscan.vision._grid_flat import _families, _pitch, grid_free
 from sheetscan.vision._lines import dark_ratio
 
 _PAPER = np.array([[150, 150], [760, 220], [700, 1080], [90, 1010]], np.float32)
@@ -101,3 +102,30 @@ def test_a_pencil_frame_paler_than_the_rulings_is_found_with_them_divided_out(ac
 def test_plain_paper_has_no_rulings_to_divide_out() -> None:
     image, _, _ = _lined_photo(across=False, rulings=False)
     assert grid_free(_ratios(image), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) is None
+
+
+def _lines(*, across: bool, jitter: int = 0) -> U8:
+    """A mask of lines 12 px apart, across rows, and (`across`) down the columns too, each column's line
+    moved up to `jitter` px off its place."""
+    rng = np.random.default_rng(5)
+    mask = np.zeros((600, 600), np.uint8)
+    for k in range(2, 48):
+        cv2.line(mask, (20, 12 * k), (580, 12 * k), 255, 1)
+        x = 12 * k + int(rng.integers(-jitter, jitter + 1))
+        if across:
+            cv2.line(mask, (x, 20), (x, 580), 255, 1)
+    return mask
+
+
+def test_rulings_alone_are_one_family() -> None:
+    families = _families(_lines(across=False))
+    assert families is not None and len(families) == 1
+    theta, pitch = families[0]
+    assert abs(np.sin(theta)) > 0.99 and pitch == 12.0
+
+
+def test_a_grid_whose_other_family_falls_short_of_the_repeat_is_not_taken_for_rulings() -> None:
+    # Columns a pixel off their places: they repeat near the rows' pitch, under the bar `_pitch` asks.
+    mask = _lines(across=True, jitter=1)
+    assert _pitch(mask, 0.0) is None
+    assert _families(mask) is None
