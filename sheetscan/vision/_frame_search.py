@@ -112,7 +112,7 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # outline drawn whole found there is the frame, because a pencil frame paler than the grid is joined
     # to the grid at every level that shows it whole (unseen seed 29000, photo 4, thin: no sheet found).
     # Only then, and only on paper whose printed lines repeat at one pitch, because it is slow (1.4-1.7 s
-    # of CPU on a 1200 px preview for a grid, about half that for rulings).
+    # of CPU on a 1200 px preview for a grid; 0.5-1.3 s for rulings alone).
     # Decision: also where the outline chosen has the table beyond a side (`_on_table`), and an outline
     # found there then replaces it only where it has paper beyond every side, lies over it and is another
     # outline (`_clear_within`), because a drawn line has paper on both sides: on squared paper whose
@@ -128,7 +128,9 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # between a grid's lines: on squared paper whose grid is about as dark as a thin frame, the grid
     # joined the frame into one mesh at the levels that show the frame whole, and the outline closed on
     # the mesh cut across the sheet (bench_styles seed 40000, thin, photo 3: 241 px off, its sides 0.84-
-    # 1.0 in ink; with the grid divided out the frame is seen whole, 4 px). Such an outline is what
+    # 1.0 in ink; with the grid divided out the frame is seen whole, 4 px); on shaken photos the grid
+    # smeared into a side of the frame and the outline closed a cell or more off it (seeds 33000 and
+    # 45000, motion, photos 4 and 3: 469 and 167 px off; 24 and 13 px). Such an outline is what
     # `_drawn_in_darkest` finds no drawn outline alike to.
     on_table = chosen is not None and whole(chosen[0]) and _on_table(chosen, dark)
     undrawn = chosen is not None and whole(chosen[0]) and not on_table \
