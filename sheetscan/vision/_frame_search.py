@@ -130,7 +130,8 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # the mesh cut across the sheet (bench_styles seed 40000, thin, photo 3: 241 px off, its sides 0.84-
     # 1.0 in ink; with the grid divided out the frame is seen whole, 4 px); on shaken photos the grid
     # smeared into a side of the frame and the outline closed a cell or more off it (seeds 33000 and
-    # 45000, motion, photos 4 and 3: 469 and 167 px off; 24 and 13 px). Such an outline is what
+    # 45000, motion, photos 4 and 3: 469 and 167 px off; 24 and 13 px; on the first the shake smeared
+    # the grid's lines one way out, and the other family was divided out alone). Such an outline is what
     # `_drawn_in_darkest` finds no drawn outline alike to.
     on_table = chosen is not None and whole(chosen[0]) and _on_table(chosen, dark)
     undrawn = chosen is not None and whole(chosen[0]) and not on_table \
