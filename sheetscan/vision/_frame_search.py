@@ -108,10 +108,11 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
                 and _drawn_better(again, chosen, ratio("min"), ridge_ratio("min"), dark):
             chosen = again
     # Decision: where no level showed an outline drawn whole, the search is made once more on the ratios
-    # with squared paper's printed grid divided out (`grid_free`), and an outline drawn whole found there
-    # is the frame, because a pencil frame paler than the grid is joined to the grid at every level that
-    # shows it whole (unseen seed 29000, photo 4, thin: no sheet found). Only then, and only on paper
-    # whose grid repeats at one pitch both ways, because it is slow (1.4-1.7 s of CPU on a 1200 px preview).
+    # with squared paper's printed grid (or lined paper's rulings) divided out (`grid_free`), and an
+    # outline drawn whole found there is the frame, because a pencil frame paler than the grid is joined
+    # to the grid at every level that shows it whole (unseen seed 29000, photo 4, thin: no sheet found).
+    # Only then, and only on paper whose printed lines repeat at one pitch, because it is slow (1.4-1.7 s
+    # of CPU on a 1200 px preview for a grid; 0.5-1.3 s for rulings alone).
     # Decision: also where the outline chosen has the table beyond a side (`_on_table`), and an outline
     # found there then replaces it only where it has paper beyond every side, lies over it and is another
     # outline (`_clear_within`), because a drawn line has paper on both sides: on squared paper whose
@@ -120,18 +121,45 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # 43000, photo 6, in usual, thin, small, dark and steep: 210-466 px off; with the grid divided out
     # the frame is seen whole, 10-12 px). A frame drawn near the paper's edge is found again alike there
     # and kept. On paper without a grid `grid_free` gives nothing at once.
+    # Decision: also where a side of the outline chosen, as fitted, is not drawn in the darkest channel
+    # (`_drawn_all_round`), and an outline found there then replaces it only where it is drawn all round
+    # on the photo's own ratios, lies over it (`_over_border`: not the pulka rectangle inside a frame
+    # whose side a glare washed out) and is another outline, because such a side runs across the paper
+    # between a grid's lines: on squared paper whose grid is about as dark as a thin frame, the grid
+    # joined the frame into one mesh at the levels that show the frame whole, and the outline closed on
+    # the mesh cut across the sheet (bench_styles seed 40000, thin, photo 3: 241 px off, its sides 0.84-
+    # 1.0 in ink; with the grid divided out the frame is seen whole, 4 px); on shaken photos the grid
+    # smeared into a side of the frame and the outline closed a cell or more off it (seeds 33000 and
+    # 45000, motion, photos 4 and 3: 469 and 167 px off; 24 and 13 px; on the first the shake smeared
+    # the grid's lines one way out, and the other family was divided out alone). Such an outline is what
+    # `_drawn_in_darkest` finds no drawn outline alike to.
     on_table = chosen is not None and whole(chosen[0]) and _on_table(chosen, dark)
-    if chosen is None or not whole(chosen[0]) or on_table:
-        flat = grid_free({channel: ratio(channel) for channel in ("min", "max")}, dark)
+    undrawn = chosen is not None and whole(chosen[0]) and not on_table \
+        and not _drawn_all_round(chosen, ratio("min"), dark)
+    if chosen is None or not whole(chosen[0]) or on_table or undrawn:
+        # Decision: the rulings of lined paper alone are not divided out for an outline `_on_table` (the
+        # case is squared paper's), because there a frame drawn near the paper's edge, whole and drawn all
+        # round, gave way to an outline inside it found with the rulings divided out (bench_styles seed
+        # 43000, dark, photo 5: 4 -> 204 px off).
+        flat = grid_free({channel: ratio(channel) for channel in ("min", "max")}, dark, rulings=not on_table)
         if flat is not None:
             def flat_ratio(channel: str) -> NDArray[np.float32]:
                 return flat[channel]
 
             again = _drawn_frame_in(flat_ratio, dark, busy=_busy(below(flat["min"], CONTRASTS[0])))
             if again is not None and whole(again[0]) and (
-                    chosen is None or not on_table or _clear_within(again, chosen, dark)):
+                    chosen is None or not whole(chosen[0])
+                    or (_clear_within(again, chosen, dark) if on_table else
+                        _drawn_all_round(again, ratio("min"), dark) and _over_border(again[0], chosen[0])
+                        and votes(again[0], [chosen[0]], max(dark.shape)) == 0)):
                 chosen = again
     return chosen, frozenset(ran_off)
+
+
+def _drawn_all_round(outline: tuple[FrameCandidate, U8], darkest: NDArray[np.float32], dark: U8) -> bool:
+    """Whether every side of `outline` as fitted (`fitted`; `dark` the preview's grey) is ink in the darkest
+    channel (`darkest`, its ratio to the paper) along `_INKED` of it at least (`inked_share`)."""
+    return min(inked_share(fitted(outline, dark), darkest)) >= _INKED
 
 
 def _on_table(outline: tuple[FrameCandidate, U8], dark: U8) -> bool:
@@ -404,8 +432,8 @@ def _drawn_in_darkest(chosen: tuple[FrameCandidate, U8], candidates: list[tuple[
                       darkest: NDArray[np.float32], dark: U8) -> tuple[FrameCandidate, U8]:
     """`chosen`, or, where a side of it as fitted (`fitted`; `dark` the preview's grey) is ink in the
     darkest channel (`darkest`, its ratio to the paper) along under `_INKED` of it (`inked_share`), the
-    biggest other whole outline among `candidates` alike to it (`votes`) with every side as fitted in
-    ink there along `_INKED` of it, if any."""
+    biggest other whole outline among `candidates` with every side as fitted in ink there along `_INKED`
+    of it, alike to it (`votes`), or else lying over it (`_over_border`), if any."""
     # Decision: a pen or pencil darkens every channel, and the darkest most, so a side as fitted that
     # the darkest channel does not see drawn along it is a line printed in a neutral grey on tinted
     # paper (seen as ink in the brightest channel only, where the paper is brighter), the grid of
@@ -416,12 +444,25 @@ def _drawn_in_darkest(chosen: tuple[FrameCandidate, U8], candidates: list[tuple[
     # photo 6, usual and jpeg: 60-63 px off).
     # As fitted, because that fit moves a side of an outline found a cell out at one corner only onto
     # the grid line beside the frame's side.
-    if min(inked_share(fitted(chosen, dark), darkest)) >= _INKED:
+    shares = inked_share(fitted(chosen, dark), darkest)
+    if min(shares) >= _INKED:
         return chosen
     size = max(dark.shape)
-    drawn = [c for c in candidates if c is not chosen and whole(c[0]) and votes(c[0], [chosen[0]], size)
+    drawn = [c for c in candidates if c is not chosen and whole(c[0])
              and min(inked_share(fitted(c, dark), darkest)) >= _INKED]
-    return max(drawn, key=lambda c: c[0].area) if drawn else chosen
+    alike_drawn = [c for c in drawn if votes(c[0], [chosen[0]], size)]
+    # Decision: where none is alike and only one side of `chosen` is not drawn, the biggest whole outline
+    # drawn all round that lies over `chosen` (its centre inside, over half its area: `_over_border`)
+    # replaces it, because three sides drawn in the darkest channel say the pen is seen there, so the
+    # fourth closed the outline along something else than a drawn line, and the frame, drawn whole, is
+    # then another outline: on the ratios with a hard shadow's edge told back to paper (the second
+    # search of `find_drawn_frame`), the outline closed past the frame's top side out to the paper's
+    # edge (that side 0.36 in ink) was taken over the frame seen whole at one level, crowded by its
+    # writing (bench_styles seed 31000, shadow, photo 5: 738 px off; taken, 15 px). An outline with no
+    # side drawn there is drawn in a pen the darkest channel does not see, and is kept.
+    one_undrawn = sum(share < _INKED for share in shares) == 1
+    over = [c for c in drawn if one_undrawn and _over_border(c[0], chosen[0])]
+    return max(alike_drawn or over, key=lambda c: c[0].area) if alike_drawn or over else chosen
 
 
 _INKED = 0.9

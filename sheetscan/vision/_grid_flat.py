@@ -1,4 +1,5 @@
-"""Squared paper's printed grid divided out of the preview's ink ratios, where it hides a faint frame.
+"""Squared paper's printed grid (or lined paper's rulings) divided out of the preview's ink ratios, where it
+hides a faint frame.
 
 A pencil frame on squared paper may be paler than the grid (a ratio to the paper of 0.83-0.85 against
 the grid's 0.86-0.88, unseen seed 29000, photo 4, thin): at every level that shows the frame whole the
@@ -9,7 +10,7 @@ of the preview (a tile), its lines are parallel and evenly spaced, so every pixe
 (its phase) says how dark the grid is there; the median ratio of the tile's pixels at each phase is the
 grid's template (writing and drawn lines, at no fixed phase, move a median little), and dividing a
 pixel's ratio by its two families' template values leaves paper where only the grid was and keeps a
-drawn line, also where it crosses the grid.
+drawn line, also where it crosses the grid. Lined paper's rulings are one such family alone.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ _SAME_PITCH = 0.3
 """The two families' pitches are one within this share (a square grid, foreshortened by the view)."""
 
 
-def grid_free(ratios: dict[str, NDArray[np.float32]], gray: U8) -> dict[str, NDArray[np.float32]] | None:
-    """`ratios` (a channel's ratio to the paper, by channel) with the squared paper's printed grid divided
-    out (see the module's docstring), or None when the preview `gray` shows no such grid on its paper.
+def grid_free(ratios: dict[str, NDArray[np.float32]], gray: U8, *, rulings: bool = True
+              ) -> dict[str, NDArray[np.float32]] | None:
+    """`ratios` (a channel's ratio to the paper, by channel) with the squared paper's printed grid or the
+    lined paper's rulings (only with `rulings`) divided out (see the module's docstring), or None when the
+    preview `gray` shows no such lines on its paper.
     The tiles' grid geometry is found on the "min" channel and used for every channel."""
     darkest = ratios["min"]
     paper = _paper(gray)
@@ -49,7 +52,7 @@ def grid_free(ratios: dict[str, NDArray[np.float32]], gray: U8) -> dict[str, NDA
         return None
     lines = u8(((darkest < _GRID_LEVEL) & (paper > 0)).astype(np.uint8) * 255)
     families = _families(lines)
-    if families is None:
+    if families is None or (len(families) == 1 and not rulings):
         return None
     flat = {channel: ratio.copy() for channel, ratio in ratios.items()}
     h, w = darkest.shape
@@ -80,9 +83,10 @@ def _paper(gray: U8) -> U8 | None:
 
 
 def _families(lines: U8) -> list[tuple[float, float]] | None:
-    """The grid's two families of lines in the ink `lines` as (the angle of their normal, radians; their
+    """The grid's families of lines in the ink `lines` as (the angle of their normal, radians; their
     pitch, px): the most common straight-line angle (mod 90°) and the one at right angles, each with the
-    pitch its ink repeats at; None when either does not repeat (`_REPEAT`) or the pitches differ."""
+    pitch its ink repeats at, or the one of them that repeats (`_REPEAT`: lined paper's rulings); None
+    when neither repeats or the two pitches differ."""
     found = cv2.HoughLines(lines, 1, np.pi / 360, threshold=int(0.15 * max(lines.shape)))
     if found is None:
         return None
@@ -94,28 +98,51 @@ def _families(lines: U8) -> list[tuple[float, float]] | None:
     # where in it they lie (a quarter degree off smears the lines' profile by 4 px over the paper).
     offsets = (angles - mode + 45) % 90 - 45
     first = np.radians(mode + float(np.median(offsets[np.abs(offsets) <= 1.5])))
-    families = []
-    for theta in (first, first + np.pi / 2):
-        pitch = _pitch(lines, theta)
-        if pitch is None:
-            return None
-        families.append((theta, pitch))
-    (_, one), (_, other) = families
-    if abs(one - other) > _SAME_PITCH * max(one, other):
+    pitches = [(theta, _pitch(lines, theta)) for theta in (first, first + np.pi / 2)]
+    families = [(theta, pitch) for theta, pitch in pitches if pitch is not None]
+    # Decision: lined paper's rulings, one family repeating and none at right angles to it, are divided
+    # out alone, because a pencil frame paler than the rulings is joined to them wherever it shows whole
+    # as a squared grid joins it: at the faintest levels the rulings, the frame and the paper's rim
+    # closed outlines along the paper's edge or a ruling, or none (bench_styles seeds 38000 and 39000,
+    # thin, photos 6 and 3: no sheet, 1861 px off), while with the rulings divided out the frame is seen
+    # whole (18 and 10 px). A frame's side along the rulings stays: it is one of the several lines at its
+    # phase in a tile, and the template is their median.
+    # Decision: not where the lines at right angles to the family repeat near its pitch all the same
+    # (`_near_pitch`), because that is a square grid whose other family fell short of `_REPEAT` (the
+    # far part foreshortened): one family divided out of squared paper left the other, and the outline
+    # closed on it was taken, 120 px off (bench_styles seed 35000, thin, photo 5: 0.34 at 1.2 pitches;
+    # rulings 0.17 at most, seeds 36000-44000).
+    if not families or (len(families) == 1 and _near_pitch(lines, families[0], pitches)):
         return None
+    if len(families) == 2:
+        (_, one), (_, other) = families
+        if abs(one - other) > _SAME_PITCH * max(one, other):
+            return None
     return families
 
 
-def _pitch(lines: U8, theta: float) -> float | None:
-    """The shortest lag within `_PITCH` at which the ink of `lines` summed along the normal angle `theta`
-    repeats (an autocorrelation peak reaching `_REPEAT` and 0.7 of the highest), or None."""
+def _near_pitch(lines: U8, family: tuple[float, float], pitches: list[tuple[float, float | None]]) -> bool:
+    """Whether the ink of `lines` across the direction at right angles to `family` (its normal angle and
+    pitch; `pitches` both directions' normal angles) repeats within `_SAME_PITCH` of the family's pitch
+    at `_REPEAT` / 2 at least (an autocorrelation peak there)."""
+    theta, pitch = family
+    other = next(angle for angle, _ in pitches if angle != theta)
+    low, high = max(1, int(np.floor(pitch * (1 - _SAME_PITCH)))), int(np.ceil(pitch * (1 + _SAME_PITCH)))
+    ac = _repeats(lines, other, high + 1)
+    # A peak, not only a high value: the ink along the rulings' length changes smoothly, and a smooth
+    # profile correlates with itself at short lags without repeating.
+    return ac is not None and any(ac[lag] >= _REPEAT / 2 for lag in peaks(ac, low, high))
+
+
+def _repeats(lines: U8, theta: float, longest: int) -> F64 | None:
+    """The autocorrelation (lags 0 .. `longest`) of the ink of `lines` summed along the normal angle
+    `theta`, less its slow change; None where there is too little of it."""
     ys, xs = np.nonzero(lines)
     if len(xs) == 0:
         return None
     rho = xs * np.cos(theta) + ys * np.sin(theta)
     profile = np.bincount((rho - rho.min()).astype(int)).astype(np.float64)
-    low, high = _PITCH
-    if len(profile) < 4 * high:
+    if len(profile) < 4 * _PITCH[1]:
         return None
     # The slow change of the ink along the profile (the paper's outline, the writing's bands) is taken
     # away: only the lines' repeat is wanted.
@@ -124,7 +151,16 @@ def _pitch(lines: U8, theta: float) -> float | None:
     energy = float(np.dot(centred, centred))
     if energy <= 0:
         return None
-    ac = autocorrelation(centred, energy, high + 1)
+    return autocorrelation(centred, energy, longest)
+
+
+def _pitch(lines: U8, theta: float) -> float | None:
+    """The shortest lag within `_PITCH` at which the ink of `lines` summed along the normal angle `theta`
+    repeats (an autocorrelation peak reaching `_REPEAT` and 0.7 of the highest), or None."""
+    low, high = _PITCH
+    ac = _repeats(lines, theta, high + 1)
+    if ac is None:
+        return None
     found = peaks(ac, low, high)
     if not found:
         return None
