@@ -228,7 +228,43 @@ def at_least(image: U8, level: int) -> U8:
 def opening(mask: cv2.typing.MatLike, kernel: cv2.typing.MatLike) -> U8:
     """The morphological opening of a uint8 `mask` (an erosion, then a dilation) as two calls: the same
     pixels as `cv2.morphologyEx(..., MORPH_OPEN)`, and faster with a long kernel."""
+    # Decision: with a kernel that is one straight run (a level or upright line of ones, every opening the
+    # stages make), each of the two is made by halving (`_along_run`), because OpenCV's filter costs the
+    # run's length at every pixel: the same pixels (tests/vision/test_pix25_speed.py) in a few passes, 2-8
+    # times as fast (a 12 MP photo's sheet: 104 px runs 7.8-9.8 -> 3.1-3.9 ms, 300 px 20-22 -> 3.7-4.4 ms).
+    image, ones = np.asarray(mask), np.asarray(kernel)
+    if image.ndim == 2 and image.dtype == np.uint8 and ones.ndim == 2 and 1 in ones.shape and ones.all():
+        axis = 1 if ones.shape[0] == 1 else 0
+        length = int(ones.shape[axis])
+        return _along_run(_along_run(u8(image), length, axis, erode=True), length, axis, erode=False)
     return u8(np.asarray(cv2.dilate(cv2.erode(mask, kernel), kernel), np.uint8))
+
+
+def _along_run(image: U8, length: int, axis: int, *, erode: bool) -> U8:
+    """`cv2.erode` (`erode`) or `cv2.dilate` of a 2-D uint8 `image` by a run of `length` ones along `axis`
+    (1: level, 0: upright) with OpenCV's defaults: the run's anchor at `length` // 2, and beyond the image
+    what changes nothing (the brightest for an erosion, the darkest for a dilation).
+
+    Each pixel is the least (greatest) over the `length` pixels from `length` // 2 before it: the image
+    padded so on both sides, the extremes over runs of 1, 2, 4, ... pixels are each two of the last ones
+    side by side, and the last run is two overlapping ones of the largest power of two within `length`.
+    """
+    before = length // 2
+    after = length - 1 - before
+    pick = cv2.min if erode else cv2.max
+    fill = 255 if erode else 0
+    sides = (0, 0, before, after) if axis == 1 else (before, after, 0, 0)
+    out = np.asarray(cv2.copyMakeBorder(image, *sides, cv2.BORDER_CONSTANT, value=fill), np.uint8)
+    span = 1
+    while 2 * span <= length:
+        out = np.asarray(pick(out[:, :-span], out[:, span:]) if axis == 1 else pick(out[:-span], out[span:]),
+                         np.uint8)
+        span *= 2
+    rest = length - span
+    if rest:
+        out = np.asarray(pick(out[:, :-rest], out[:, rest:]) if axis == 1 else pick(out[:-rest], out[rest:]),
+                         np.uint8)
+    return u8(out)
 
 
 def long_blobs(mask: U8, length: float) -> NDArray[np.bool_] | None:
