@@ -55,7 +55,7 @@ def hysteresis(ratio: NDArray[np.float32], strong: float, weak: float) -> U8:
 
 def seeded(mask: U8, seeds: U8) -> U8:
     """255 on the blobs of `mask` (8-connected) that hold at least one pixel of `seeds` (non-zero)."""
-    count, found = cv2.connectedComponents(mask, connectivity=8)
+    count, found = _blobs(mask)
     labels = np.asarray(found, np.int32)
     keep = np.zeros(count, np.uint8)
     keep[labels[seeds > 0]] = 255
@@ -72,6 +72,20 @@ def seeded(mask: U8, seeds: U8) -> U8:
 
 _DENSE = 0.04
 """The share of a mask's pixels above which `seeded` looks every pixel's label up in one pass."""
+
+
+def _blobs(mask: U8) -> tuple[int, cv2.typing.MatLike]:
+    """The 8-connected blobs of `mask` (non-zero) labelled 1, 2, ... (int32), and their count with the
+    background's label 0, in an order of OpenCV's own: for the rules that only ask which pixels lie in one
+    blob together, never which blob comes first.
+
+    Decision: labelled by Wu's scan (`cv2.CCL_WU`) there, because it finds the same blobs as OpenCV's default
+    (Spaghetti), numbered in another order, in 0.8 of the time (the zone stage's faint lines on a 12 MP
+    photo's sheet: 4.2-5.6 -> 3.5-4.3 ms); where the numbering counts (ties broken by label), the default
+    stays.
+    """
+    count, found = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_WU)
+    return int(count), found
 
 
 def _relabelled(mask: U8, labels: NDArray[np.int32], values: U8) -> U8:
@@ -112,7 +126,7 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
     r = max(1, round(reach))
     near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1)))
     rest = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
-    count, found = cv2.connectedComponents(rest, connectivity=8, ltype=cv2.CV_32S)
+    count, found = _blobs(rest)
     if count <= 1:
         return u8(np.zeros_like(lines))
     labels = np.asarray(found, np.int32)
