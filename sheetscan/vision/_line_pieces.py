@@ -81,7 +81,7 @@ def blob_stats(mask: Mask, labels: npt.NDArray[np.int32], count: int,
     `inked` is the places (xs, ys) of `mask`'s non-zero pixels, when the caller has already listed them
     (as `cv2.findNonZero` gives them), so the sheet is gone over once."""
     stats = np.zeros((count, 5), np.int32)
-    stats[0] = (0, 0, mask.shape[1], mask.shape[0], int(np.count_nonzero(mask == 0)))
+    stats[0] = (0, 0, mask.shape[1], mask.shape[0], mask.size - int(np.count_nonzero(mask)))
     if inked is None:
         points = cv2.findNonZero(mask)
         if points is None:

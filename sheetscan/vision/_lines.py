@@ -126,7 +126,7 @@ def hanging_pieces(lines: U8, ink: U8, *, reach: float) -> U8:
     r = max(1, round(reach))
     near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1)))
     rest = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
-    count, found = _blobs(rest)
+    count, found = _blobs(u8(rest))
     if count <= 1:
         return u8(np.zeros_like(lines))
     labels = np.asarray(found, np.int32)
@@ -346,7 +346,8 @@ def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> N
     # Decision: divided by OpenCV (float32 out), because its quotient of two whole numbers up to 255 is
     # numpy's float32 one, every one of the 256 x 256 (tests/vision/test_pix25_speed.py), at a third of
     # the time (7.5 -> 2.2 ms a 12 MP photo's sheet, and the floor at 24 1.5 -> 0.2 ms).
-    floor = np.asarray(cv2.max(np.ascontiguousarray(paper), 24), np.uint8)
+    # (OpenCV takes the 24 as a scalar for every pixel; its stubs know only arrays there.)
+    floor = np.asarray(cv2.max(np.ascontiguousarray(paper), 24), np.uint8)  # type: ignore[call-overload]
     ratio = np.asarray(cv2.divide(np.ascontiguousarray(dark), floor, dtype=cv2.CV_32F), np.float32)
     return ratio
 

@@ -345,18 +345,25 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
         return mask, 0.0
     count, found_labels = cv2.connectedComponents(mask, connectivity=8)
     labels = np.asarray(found_labels, np.int32)
-    middles = Middles(mask, labels, count)
+    stats = blob_stats(mask, labels, count)
+    middles = Middles(mask, labels, count, area=stats[:, cv2.CC_STAT_AREA])
     stroke = middles.width()
     silent = np.asarray(np.maximum(prepared.level, prepared.upright), np.uint8)
     if drawn is not None:
         around = cv2.dilate(drawn, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * drawn_width + 1,
                                                                               2 * drawn_width + 1)))
         silent = np.asarray(np.maximum(silent, around), np.uint8)
-    gone = line_pieces(labels, blob_stats(mask, labels, count), prepared.strength, stroke=max(1.0, stroke),
-                       silent=silent, drawn=drawn)
+    gone = line_pieces(labels, stats, prepared.strength, stroke=max(1.0, stroke), silent=silent, drawn=drawn)
     if not gone.any():
         return mask, stroke
-    return np.where(gone[labels], 0, mask).astype(np.uint8), middles.width(gone=gone)
+    # Decision: the pieces that go are cleared within their own boxes, because they are a few blobs of the
+    # sheet's thousands: the same mask as looking every pixel's blob up (`gone[labels]`), without going over
+    # the whole sheet twice.
+    out = mask.copy()
+    for label in np.flatnonzero(gone):
+        x, y, w, h = (int(v) for v in stats[label, :4])
+        out[y:y + h, x:x + w][labels[y:y + h, x:x + w] == label] = 0
+    return out, middles.width(gone=gone)
 
 
 def _ruling_kept_strong(local: Mask, ruling: Mask, strong: float, *, reach: int = 1) -> Mask:
