@@ -141,11 +141,20 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     strokes (`_followed_ridge`). `strokes` (by label) marks the blobs that are single strokes, whose ink on
     the axis's band is the line's next piece."""
     x, y, w, h = (int(v) for v in stats[label, :4])
-    ys, xs = np.nonzero(labels[y:y + h, x:x + w] == label)
+    # (The blob's pixels in its box, and its median darkness, are worked out once for the rules below.)
+    blob = labels[y:y + h, x:x + w] == label
+    ys, xs = np.nonzero(blob)
     points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
     middle, axis, across, along_axis, length, thickness, ends = _stroke_axis(points)
+    darkness: list[float] = []
+
+    def median_darkness() -> float:
+        if not darkness:
+            darkness.append(float(np.median(strength[ys + y, xs + x])))
+        return darkness[0]
+
     if drawn is not None:
-        drawn = _beyond_own(drawn, labels[y:y + h, x:x + w] == label, (x, y), reach=round(stroke))
+        drawn = _beyond_own(drawn, blob, (x, y), reach=round(stroke))
     # Decision: a blob longer than `longest_stroke` strokes with no more ink than one stroke along its length
     # (`single` strokes wide) is a line whatever its course, because a freehand line wobbles: a wavy divider
     # the zone stage did not give lay thicker than two strokes across its main direction and was kept,
@@ -168,7 +177,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # (The blob's own width, at most its box's shorter side and a pixel, is measured only when both its ends
     # lie that near the mask: most blobs are nowhere near it.)
     if drawn is not None and ends_near(points, ends, drawn, TOUCH * max(stroke, min(w, h) + 2.0) + 1.0):
-        own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
+        own = max(stroke, _own_width(blob))
         # Decision: so is the second stroke of a line drawn twice that touches the mask at both ends and lies
         # along it all its length (`drawn_twice`): its ends run into the first stroke, not on ahead, and it
         # was read as "11" and "1" (seed 30000 usual photo 2; shadow 2 phantoms fewer, small 1).
@@ -186,7 +195,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # line (a round "0" through its middle, its widest along the line) lies on both sides of it.
         if length >= _TWICE_LONG * stroke and len(points) <= 2 * _ONE_STROKE * own * length \
                 and drawn_twice(points, ends, drawn, stroke=own, beside=_TWICE_BESIDE) \
-                and _one_side(labels[y:y + h, x:x + w] == label, drawn, (x, y)):
+                and _one_side(blob, drawn, (x, y)):
             return True
     elif drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
             and an_end_near(points, ends, drawn, _PALE_GAP * stroke):
@@ -201,11 +210,11 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # is no single stroke.
         # (Looked for only where every end off the mask has darkness right past it: a digit's ends on paper,
         # most strokes near a line, are told at once.)
-        level = share * float(np.median(strength[ys + y, xs + x]))
+        level = share * median_darkness()
         if all(ends_near(points, (index, index), drawn, TOUCH * stroke + 1.0)
                or _dark_past(points[index], end_way(points, index, stroke), strength, stroke=stroke,
                              level=level) for index in ends):
-            own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
+            own = max(stroke, _own_width(blob))
             joined = _pale_course(labels, label, strength, drawn, (x, y, w, h), level=level,
                                   pad=_PALE_REACH * stroke, fringe=round(0.5 * own))
             if joined is not None and len(joined) > len(points) and _joins_drawn(joined, drawn, stroke=own,
@@ -215,7 +224,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         return False
     if length >= longest_stroke * stroke:
         return True
-    own = float(np.median(strength[ys + y, xs + x]))
+    own = median_darkness()
     if own <= 0:
         return False
     height, width = strength.shape
@@ -231,7 +240,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         end = float(along_axis[index])
         start = middle + axis * end
         half = 0.5 * stroke + 1.0 + 0.1 * t  # the band widens: a freehand line bends
-        offsets = np.linspace(-1.0, 1.0, 9)
+        offsets = _ACROSS
         px = start[0] + sign * axis[0] * t[:, None] + across[0] * half[:, None] * offsets[None, :]
         py = start[1] + sign * axis[1] * t[:, None] + across[1] * half[:, None] * offsets[None, :]
         ix, iy = np.rint(px).astype(np.int64), np.rint(py).astype(np.int64)
@@ -285,6 +294,11 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
             if counted.sum() >= 0.5 * len(counted) and bool(dark[counted].all()):
                 return True
     return False
+
+
+_ACROSS = np.linspace(-1.0, 1.0, 9)
+"""Where the band past a stroke's end is sampled across, as shares of its half-width
+(`_runs_on_past_an_end`)."""
 
 
 def _ridge_runs_on(counted: npt.NDArray[np.bool_], dark: npt.NDArray[np.bool_], first: npt.NDArray[np.bool_],
@@ -523,7 +537,9 @@ class _Axis(NamedTuple):
 
 def _stroke_axis(points: npt.NDArray[np.float64]) -> _Axis:
     """The principal axis of a stroke's `points` (x, y): from the eigenvectors of their covariance."""
-    middle = points.mean(axis=0)
+    # (The mean as `points.mean(axis=0)` works it out, the same sum divided by the count, without its checks:
+    # this is done for every candidate blob.)
+    middle = np.add.reduce(points, axis=0) / len(points)
     centred = points - middle
     values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
     along_axis = centred @ vectors[:, 1]
