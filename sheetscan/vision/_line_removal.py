@@ -13,6 +13,7 @@ import numpy.typing as npt
 from sheetscan.vision._line_contacts import WITHIN_MASK
 from sheetscan.vision._line_fringes import drop_line_fringes
 from sheetscan.vision._line_pieces import blob_stats
+from sheetscan.vision._lines import cleared
 
 __all__ = ["line_width", "remove_lines"]
 
@@ -66,9 +67,9 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     # and its reach, 98.12 % with it and this rule).
     bare = cv2.compare(lines, np.zeros_like(lines), cv2.CMP_EQ)
     off_ink = np.asarray(cv2.bitwise_and(mask, bare), np.uint8)
-    barrier = lines.copy()
+    barrier = lines  # (never changed: the writing on the lines is cleared in a new mask)
     if written is not None:
-        lines[written > 0] = 0
+        lines = cleared(lines, written)
     off_lines = cv2.compare(lines, np.zeros_like(lines), cv2.CMP_EQ)
     without = np.asarray(cv2.bitwise_and(mask, off_lines), np.uint8)
     width = line_width(lines)

@@ -10,8 +10,8 @@ from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._group import Box
 
 __all__ = [
-    "INK_REACH", "INK_STRONG", "INK_WEAK", "at_least", "below", "dark_mask", "dark_ratio", "fit_line",
-    "hanging_pieces", "hysteresis", "ink_at", "ink_within", "intersect",
+    "INK_REACH", "INK_STRONG", "INK_WEAK", "at_least", "below", "cleared", "dark_mask", "dark_ratio",
+    "fit_line", "hanging_pieces", "hysteresis", "ink_at", "ink_within", "intersect",
     "line_through", "local_ink", "long_blobs", "nearest_run_spans", "nearest_runs", "opening",
     "point_line_distance", "ridges_only", "runs_of", "seeded", "shrunk", "without_crossed",
 ]
@@ -237,6 +237,17 @@ def at_least(image: U8, level: int) -> U8:
     if level <= 0:
         return np.full_like(image, 255)
     return np.asarray(cv2.threshold(image, level - 1, 255, cv2.THRESH_BINARY)[1], np.uint8)
+
+
+def cleared(image: U8, where: cv2.typing.MatLike) -> U8:
+    """`image` (uint8) with 0 wherever `where` (uint8, the same size) is not 0.
+
+    Decision: as a mask of the places to keep (255 where `where` is 0) and'ed with the image, because that
+    is the same image as setting the places through a boolean index, which goes over the sheet place by
+    place (a 12 MP photo's sheet: 3.8 -> 0.3 ms a mask; `ink._local_strong`, `_line_removal.remove_lines`).
+    """
+    keep = cv2.threshold(np.asarray(where, np.uint8), 0, 255, cv2.THRESH_BINARY_INV)[1]
+    return u8(np.asarray(cv2.bitwise_and(image, keep), np.uint8))
 
 
 def opening(mask: cv2.typing.MatLike, kernel: cv2.typing.MatLike) -> U8:

@@ -42,7 +42,7 @@ from sheetscan.vision._glare import without_glare
 from sheetscan.vision._line_gaps import line_gaps
 from sheetscan.vision._line_pieces import blob_stats, line_pieces
 from sheetscan.vision._line_removal import line_width, remove_lines
-from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, seeded
+from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, cleared, seeded
 from sheetscan.vision._long_blobs import cut_long_blobs, drop_long_blobs
 from sheetscan.vision._motion import steadied
 from sheetscan.vision._ruling import faint_ruling, without_ruling_specks, written_on_ruling
@@ -286,12 +286,12 @@ def _local_strong(strength: Mask, *, strong: float, faintest: float, share: floa
         # around them until the ruling itself passed, and crosses of ruling all over the sheet were read as
         # "4", "1", "7" (bench_styles dark, seed 24000 photos 0 and 5, stages 4-7 on the truth's zones: 44
         # numbers read where nothing is written -> 1).
-        blurred = _cleared(blurred, cv2.dilate(ruling, np.ones((3, 3), np.uint8)))
+        blurred = cleared(blurred, cv2.dilate(ruling, np.ones((3, 3), np.uint8)))
     if near_lines is not None:
         # A faint pencil line drawn next to a dark drawn line would otherwise lower the threshold all
         # along it, and squared paper's ruling beside the line (its stubs, a grid line running close
         # to it) then passes for ink: pieces of it were read as "1" and "4".
-        blurred = _cleared(blurred, near_lines)
+        blurred = cleared(blurred, near_lines)
     # The neighbourhood's peak, from the 90th-percentile-like strength of a blurred stroke rather
     # than a single dark speck: a dilation of a slightly blurred image.
     peak = cv2.dilate(blurred, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
@@ -302,17 +302,6 @@ def _local_strong(strength: Mask, *, strong: float, faintest: float, share: floa
     # ruling of squared paper, a shadow's edge) keep the full threshold.
     table[levels < strong * 255.0] = strong * 255.0
     return np.asarray(cv2.LUT(peak, np.asarray(table, np.uint8)), np.uint8)
-
-
-def _cleared(image: Mask, where: cv2.typing.MatLike) -> Mask:
-    """`image` (uint8) with 0 wherever `where` (uint8, the same size) is not 0.
-
-    Decision: as a mask of the places to keep (255 where `where` is 0) and'ed with the image, because that
-    is the same image as setting the places through a boolean index, which goes over the sheet place by
-    place (`_local_strong`: 4-6 -> ~1 ms a 12 MP photo's sheet for its two masks).
-    """
-    keep = cv2.threshold(np.asarray(where, np.uint8), 0, 255, cv2.THRESH_BINARY_INV)[1]
-    return np.asarray(cv2.bitwise_and(image, keep), np.uint8)
 
 
 def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: float = 0.5,
