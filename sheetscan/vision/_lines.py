@@ -79,10 +79,10 @@ def _blobs(mask: U8) -> tuple[int, cv2.typing.MatLike]:
     background's label 0, in an order of OpenCV's own: for the rules that only ask which pixels lie in one
     blob together, never which blob comes first.
 
-    Decision: labelled by Wu's scan (`cv2.CCL_WU`) there, because it finds the same blobs as OpenCV's default
-    (Spaghetti), numbered in another order, in 0.8 of the time (the zone stage's faint lines on a 12 MP
-    photo's sheet: 4.2-5.6 -> 3.5-4.3 ms); where the numbering counts (ties broken by label), the default
-    stays.
+    Decision: labelled by Wu's scan (`cv2.CCL_WU`) for those rules, because it finds the same blobs as
+    OpenCV's default (Spaghetti), numbered in another order, in 0.8 of the time (the zone stage's faint lines
+    on a 12 MP photo's sheet: 4.2-5.6 -> 3.5-4.3 ms); where the numbering counts (ties broken by label), the
+    default stays.
     """
     count, found = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_WU)
     return int(count), found
@@ -429,8 +429,8 @@ def nearest_run_spans(ink: NDArray[np.bool_], offsets: F64, max_len: int
     # Decision: the runs are found from where the rows, each with a gap put either side, change between
     # ink and gap, and the nearest ink's run looked up among their starts, because that is the same
     # first and last place as the gaps' running greatest and least along every row, at a quarter of the
-    # time (a row of 81 places: 2.1 -> 0.6 ms for 2,500 rows). A row without ink keeps what the running
-    # gaps gave it (first place 1, end 0): it is not valid.
+    # time (a row of 81 places: 2.1 -> 0.6 ms for 2,500 rows). A row without ink gets first place 1 and end
+    # 0, as the running gaps gave it: it is not valid.
     stride = n + 2
     padded = np.zeros((rows, stride), np.bool_)
     padded[:, 1:-1] = ink
