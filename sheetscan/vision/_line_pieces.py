@@ -123,14 +123,61 @@ def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], str
     strokes = np.zeros(len(stats), dtype=bool)
     strokes[candidates] = area[candidates] <= _ONE_STROKE * stroke * extent[candidates]
     strokes[0] = False
-    for label in candidates[candidates > 0]:
-        gone[label] = _runs_on_past_an_end(labels, stats, int(label), strength, silent, stroke=stroke,
+    # Decision: every candidate's pixels and spread are gathered first and their principal axes found in one
+    # call (`_Blob`, `_axes`), because numpy's eigen-solver costs far more to call than to solve one 2 × 2
+    # matrix: each stack entry is solved as it would be alone (the same bits), for the ~150 candidates a
+    # sheet has.
+    found = [_Blob.of(labels, stats, int(label)) for label in candidates[candidates > 0]]
+    for label, blob in zip(candidates[candidates > 0], _axes(found), strict=True):
+        gone[label] = _runs_on_past_an_end(labels, blob, int(label), strength, silent, stroke=stroke,
                                            share=share, along=along, longest_stroke=longest_stroke,
                                            drawn=drawn, strokes=strokes)
     return gone
 
 
-def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int,
+class _Blob(NamedTuple):
+    """A candidate blob as `_runs_on_past_an_end` judges it."""
+
+    box: tuple[int, int, int, int]
+    """Its box: left, top, width, height."""
+    own: npt.NDArray[np.bool_]
+    """Which pixels of its box are its own."""
+    ys: npt.NDArray[np.intp]
+    """Its pixels' rows within the box (raster order)."""
+    xs: npt.NDArray[np.intp]
+    """Their columns."""
+    points: npt.NDArray[np.float64]
+    """Its pixels (x, y) on the sheet."""
+    middle: npt.NDArray[np.float64]
+    """The mean of `points`."""
+    centred: npt.NDArray[np.float64]
+    """`points` less `middle`."""
+    spread: npt.NDArray[np.float64]
+    """The covariance of `points` (2 × 2), whose eigenvectors are its principal axes."""
+    axis: _Axis | None = None
+    """Its principal axis (`_stroke_axis`), once found (`_axes`)."""
+
+    @staticmethod
+    def of(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int) -> _Blob:
+        """Blob `label` of `labels` (its box in `stats`), its axis not yet found."""
+        x, y, w, h = (int(v) for v in stats[label, :4])
+        own = labels[y:y + h, x:x + w] == label
+        ys, xs = np.nonzero(own)
+        points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
+        middle, centred, spread = _spread(points)
+        return _Blob((x, y, w, h), own, ys, xs, points, middle, centred, spread)
+
+
+def _axes(blobs: list[_Blob]) -> list[_Blob]:
+    """The `blobs` with their principal axes, found in one call of the eigen-solver."""
+    if not blobs:
+        return []
+    values, vectors = np.linalg.eigh(np.stack([blob.spread for blob in blobs]))
+    return [blob._replace(axis=_axis_of(blob.middle, blob.centred, v, e))
+            for blob, v, e in zip(blobs, values, vectors, strict=True)]
+
+
+def _runs_on_past_an_end(labels: npt.NDArray[np.int32], found: _Blob, label: int,
                          strength: Mask, silent: Mask | None, *, stroke: float, share: float,
                          along: float, longest_stroke: float, single: float = 1.5, followed: float = 6.0,
                          drawn: Mask | None = None, strokes: npt.NDArray[np.bool_] | None = None) -> bool:
@@ -139,13 +186,11 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`).
     The ridge is looked for along the blob's axis, and then along its own course, bending, for `followed`
     strokes (`_followed_ridge`). `strokes` (by label) marks the blobs that are single strokes, whose ink on
-    the axis's band is the line's next piece."""
-    x, y, w, h = (int(v) for v in stats[label, :4])
-    # (The blob's pixels in its box, and its median darkness, are worked out once for the rules below.)
-    blob = labels[y:y + h, x:x + w] == label
-    ys, xs = np.nonzero(blob)
-    points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
-    middle, axis, across, along_axis, length, thickness, ends = _stroke_axis(points)
+    the axis's band is the line's next piece. `found` is the blob (`_Blob`, its axis found)."""
+    (x, y, w, h), blob, ys, xs, points = found.box, found.own, found.ys, found.xs, found.points
+    stroke_axis = found.axis if found.axis is not None else _stroke_axis(points)
+    middle, axis, across, along_axis, length, thickness, ends = stroke_axis
+    # (Its median darkness is worked out once for the rules below.)
     darkness: list[float] = []
 
     def median_darkness() -> float:
@@ -537,11 +582,25 @@ class _Axis(NamedTuple):
 
 def _stroke_axis(points: npt.NDArray[np.float64]) -> _Axis:
     """The principal axis of a stroke's `points` (x, y): from the eigenvectors of their covariance."""
+    middle, centred, spread = _spread(points)
+    values, vectors = np.linalg.eigh(spread)
+    return _axis_of(middle, centred, values, vectors)
+
+
+def _spread(points: npt.NDArray[np.float64]
+            ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The mean of `points` (x, y), the points less it, and their covariance (2 × 2)."""
     # (The mean as `points.mean(axis=0)` works it out, the same sum divided by the count, without its checks:
     # this is done for every candidate blob.)
     middle = np.add.reduce(points, axis=0) / len(points)
     centred = points - middle
-    values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
+    return middle, centred, centred.T @ centred / len(points)
+
+
+def _axis_of(middle: npt.NDArray[np.float64], centred: npt.NDArray[np.float64],
+             values: npt.NDArray[np.float64], vectors: npt.NDArray[np.float64]) -> _Axis:
+    """The `_Axis` of points with mean `middle`, less it `centred`, from their covariance's eigenvalues
+    (ascending) and eigenvectors (columns)."""
     along_axis = centred @ vectors[:, 1]
     return _Axis(middle, vectors[:, 1], vectors[:, 0], along_axis, math.sqrt(12.0 * max(values[1], 0.0)),
                  math.sqrt(12.0 * max(values[0], 0.0)), (int(along_axis.argmax()), int(along_axis.argmin())))

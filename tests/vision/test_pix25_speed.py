@@ -113,3 +113,24 @@ def test_opening_on_thin_images_and_other_kernels() -> None:
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, size)
         view = sheet[:, 10:890]
         assert np.array_equal(opening(view, kernel), cv2.morphologyEx(view, cv2.MORPH_OPEN, kernel))
+
+
+def test_middles_lists_the_strokes_middles_a_boolean_index_lists() -> None:
+    from sheetscan.vision._stroke_width import Middles
+
+    rng = np.random.default_rng(5)
+    for case in range(120):
+        h, w = int(rng.integers(1, 70)), int(rng.integers(1, 70))
+        mask = ((rng.random((h, w)) < rng.random()) * 255).astype(np.uint8)
+        if case % 9 == 0:
+            mask[:] = 0
+        count, labels = cv2.connectedComponents(mask, connectivity=8)
+        # The plain recipe: a middle pixel is ink no 3x3 neighbour of which is farther from the background.
+        distance = cv2.distanceTransform((mask > 0).astype(np.uint8), cv2.DIST_L2, 3)
+        ridge = (distance > 0) & (distance >= cv2.dilate(distance, np.ones((3, 3), np.uint8)))
+        middles = Middles(mask, labels, count)
+        assert middles.values.dtype == np.float32 and middles.owners.dtype == labels.dtype
+        assert np.array_equal(middles.values, distance[ridge])
+        assert np.array_equal(middles.owners, labels[ridge])
+        area = np.bincount(labels[mask > 0], minlength=count)
+        assert np.array_equal(middles.area[1:], area[1:])
