@@ -161,9 +161,13 @@ def find_ink(
         if gaps.any():
             lines = np.asarray(np.maximum(lines, gaps), np.uint8)
             drawn = np.asarray(np.maximum(drawn, (gaps > 0).astype(np.uint8)), np.uint8)
+    # Decision: the drawn lines dilated by twice their width once, for both the fringes `remove_lines` drops
+    # and the pieces `_without_line_pieces` leaves silent, because both dilate the same mask by the same
+    # square: the same mask, made once.
+    around = _around(drawn, drawn_width) if drawn is not None else None
     if lines.any():
         mask = remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
-                             line_length=max_extent * min(mask.shape), written=written)
+                             line_length=max_extent * min(mask.shape), written=written, drawn_near=around)
     # Decision: handwriting joined to a long blob is kept only when the sheet's drawn lines are given (the
     # reading of a sheet): a blob that long is then a line the zone stage did not give, and the digits
     # written against it are cut off it (`cut_long_blobs`). Without them (the ink of everything, as the
@@ -171,7 +175,7 @@ def find_ink(
     if line_mask is not None:
         mask = cut_long_blobs(mask, max_length=max_extent * min(mask.shape),
                                straight=grid_length * min(mask.shape))
-        mask, stroke_width = _without_line_pieces(mask, prepared, drawn, drawn_width)
+        mask, stroke_width = _without_line_pieces(mask, prepared, drawn, drawn_width, around)
     else:
         mask = drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
         stroke_width = median_stroke_width(mask)
@@ -328,8 +332,8 @@ def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: fl
     return np.asarray(cv2.bitwise_and(passes, near), np.uint8)
 
 
-def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, drawn_width: int
-                         ) -> tuple[Mask, float]:
+def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, drawn_width: int,
+                         around: Mask | None = None) -> tuple[Mask, float]:
     """`mask` less the pieces of lines no mask took out (`_line_pieces.without_line_pieces`), and its stroke
     width (`_stroke_width.median_stroke_width`, of the mask less those pieces). The ruling found in `prepared`
     and the drawn lines (`drawn` non-zero, `drawn_width` their width), with a line width around them, count
@@ -350,8 +354,8 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
     stroke = middles.width()
     silent = np.asarray(np.maximum(prepared.level, prepared.upright), np.uint8)
     if drawn is not None:
-        around = cv2.dilate(drawn, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * drawn_width + 1,
-                                                                              2 * drawn_width + 1)))
+        if around is None:
+            around = _around(drawn, drawn_width)
         silent = np.asarray(np.maximum(silent, around), np.uint8)
     gone = line_pieces(labels, stats, prepared.strength, stroke=max(1.0, stroke), silent=silent, drawn=drawn)
     if not gone.any():
@@ -364,6 +368,13 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
         x, y, w, h = (int(v) for v in stats[label, :4])
         out[y:y + h, x:x + w][labels[y:y + h, x:x + w] == label] = 0
     return out, middles.width(gone=gone)
+
+
+def _around(drawn: Mask, width: int) -> Mask:
+    """The drawn lines (`drawn`, non-zero) and `width` px around them: dilated by a square of side 2 × `width`
+    + 1 (the reach of a line's fringe and of a piece's silent surroundings)."""
+    side = 2 * width + 1
+    return np.asarray(cv2.dilate(drawn, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))), np.uint8)
 
 
 def _ruling_kept_strong(local: Mask, ruling: Mask, strong: float, *, reach: int = 1) -> Mask:
