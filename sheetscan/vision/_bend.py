@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from sheetscan.vision._arrays import F64, U8, f64, u8
 from sheetscan.vision._lines import ink_at, nearest_run_spans, nearest_runs
 
-__all__ = ["Displacement", "fit_displacement", "trace_band", "trace_bands"]
+__all__ = ["Displacement", "TracePlaces", "fit_displacement", "trace_band", "trace_bands", "trace_places"]
 
 
 @dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
@@ -83,6 +83,13 @@ def _ink_across(mask: U8, points: F64, normals: F64, search: float, *,
     """Ink at every whole-pixel offset within `search` across each sample point (rows = points), and
     the offsets; points off the image count as paper. With `dilated` above 1, the ink of `mask`
     dilated by a square of that side (`cv2.dilate`, its anchor in the middle)."""
+    xs, ys, offsets = _across(points, normals, search)
+    return _ink_on(mask, xs, ys, dilated), offsets
+
+
+def _across(points: F64, normals: F64, search: float) -> tuple[NDArray[np.intp], NDArray[np.intp], F64]:
+    """The whole pixels (x table, y table: rows = points) at every whole offset within `search` across each
+    sample point, and the offsets (`_ink_across`)."""
     offsets = np.arange(-int(search), int(search) + 1, dtype=np.float64)
     # Decision: each coordinate table made in one array and rounded in place, because those are the
     # same numbers as the rounded sums, with fewer passes over tables of places × offsets.
@@ -92,9 +99,14 @@ def _ink_across(mask: U8, points: F64, normals: F64, search: float, *,
         place += points[:, axis, None]
         np.rint(place, out=place)  # what `ndarray.round()` does
         whole.append(place.astype(np.intp))
+    return whole[0], whole[1], offsets
+
+
+def _ink_on(mask: U8, xs: NDArray[np.intp], ys: NDArray[np.intp], dilated: int) -> NDArray[np.bool_]:
+    """The ink of `mask` (dilated by a square of side `dilated` when above 1) at the pixels (xs, ys)."""
     if dilated > 1:
-        return _dilated_at(mask, dilated, whole[0], whole[1]), offsets
-    return ink_at(mask, whole[0], whole[1]), offsets
+        return _dilated_at(mask, dilated, xs, ys)
+    return ink_at(mask, xs, ys)
 
 
 def _dilated_at(mask: U8, side: int, x: NDArray[np.intp], y: NDArray[np.intp]) -> NDArray[np.bool_]:
@@ -176,9 +188,57 @@ def trace_band(mask: U8, polylines: list[F64], *, search: float, step: float, ma
     return u8(np.maximum(traced, filled))
 
 
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
+class TracePlaces:
+    """Where `trace_bands` looks for the drawn lines along model polylines (`trace_places`): made once for
+    several masks traced along the same lines with the same `step` and `search`."""
+
+    which: NDArray[np.intp]
+    """The polyline of each place."""
+    points: F64
+    """The places (N × 2), every `step` px along each polyline, line by line."""
+    normals: F64
+    """The unit normal across the line at each place (N × 2)."""
+    xs: NDArray[np.intp]
+    """The whole pixels across each place (N × offsets), x (`_across`)."""
+    ys: NDArray[np.intp]
+    """The same, y."""
+    offsets: F64
+    """The whole offsets across the line within `search`."""
+    far: NDArray[np.bool_]
+    """For each place, which of the `_WINDOW` places either side along the line (N × (2 `_WINDOW` + 1)) lie
+    too far from it to be its neighbours on the line (another polyline or segment, or past either end)."""
+
+
+_WINDOW = 4
+"""How many places either side along the line are a place's neighbours in `trace_bands`."""
+
+
+def trace_places(polylines: list[F64], *, step: float, search: float) -> TracePlaces | None:
+    """The places `trace_bands` looks at along `polylines` every `step` px, across within `search` px; None
+    when there is none."""
+    # Sampled line by line (the same places, in the same order, as all lines at once) to know each
+    # place's line.
+    per_line = [_samples([line], step, 0.0) for line in polylines]
+    which = np.repeat(np.arange(len(polylines)), [len(p) for p, _ in per_line])
+    if len(which) == 0:
+        return None
+    points = f64(np.concatenate([p for p, _ in per_line]))
+    normals = f64(np.concatenate([n for _, n in per_line]))
+    xs, ys, offsets = _across(points, normals, search)
+    window = _WINDOW
+    n = len(points)
+    padded_p = np.concatenate([np.full((window, 2), np.inf), points, np.full((window, 2), np.inf)])
+    idx = np.arange(n)[:, None] + np.arange(2 * window + 1)[None, :]
+    # Neighbours from another polyline or segment lie far away; only close places count.
+    far = np.hypot(*(padded_p[idx] - points[:, None, :]).transpose(2, 0, 1)) > (window + 0.5) * step
+    return TracePlaces(which=which, points=points, normals=normals, xs=xs, ys=ys, offsets=offsets, far=far)
+
+
 def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, max_run: int, merge: int,
                 pad: float, fill: float = 0.0, ends: F64 | None = None, end_reach: float = 0.0,
-                beside: U8 | None = None, across: float = 0.0) -> tuple[U8, U8]:
+                beside: U8 | None = None, across: float = 0.0, places: TracePlaces | None = None
+                ) -> tuple[U8, U8]:
     """255 over the drawn lines as they lie near each model polyline, followed place by place: the
     places traced, and apart from them the places filled in (see `fill`).
 
@@ -202,18 +262,21 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
     meets lies in that one's band). Where the neighbours do not show the line, a digit stands against it all
     around, and there the model's band is left as it is: clearing it too, as the nearest place that knows,
     left pieces of line that were read as digits.
+
+    `places` is `trace_places(polylines, step=step, search=search)` when already made.
     """
     band = np.zeros_like(mask)
     filled = np.zeros_like(mask)
-    # Sampled line by line (the same places, in the same order, as all lines at once) to know each
-    # place's line.
-    per_line = [_samples([line], step, 0.0) for line in polylines]
-    which = np.repeat(np.arange(len(polylines)), [len(p) for p, _ in per_line])
-    if len(which) == 0:
+    # Decision: the places along the lines, the pixels across them and which places are neighbours are
+    # made once for the masks traced along the same lines (`trace_places`: the zone stage traces the
+    # lines' faint ink, then what is left beside the first stroke), because they depend on the lines
+    # alone: the same numbers.
+    if places is None:
+        places = trace_places(polylines, step=step, search=search)
+    if places is None:
         return band, filled
-    points = f64(np.concatenate([p for p, _ in per_line]))
-    normals = f64(np.concatenate([n for _, n in per_line]))
-    ink, offsets = _ink_across(mask, points, normals, search, dilated=merge)
+    which, points, normals, offsets = places.which, places.points, places.normals, places.offsets
+    ink = _ink_on(mask, places.xs, places.ys, merge)
     start, end, ok = nearest_run_spans(ink, offsets, max_run + merge)
     centre = (start + end) / 2
     # The dilation widened each run by about merge / 2 on each side.
@@ -241,7 +304,7 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
         # crossing a pale line was taken for it, and the line itself was left to be read as a "1").
         # A merged run's width above counts one pixel less than the same stroke's own: the dilation
         # widened it by merge − 1, and merge was taken off.
-        thin, _ = _ink_across(mask, points[wide], normals[wide], search)
+        thin = _ink_on(mask, places.xs[wide], places.ys[wide], 1)  # (the rows of `_ink_across` there)
         thin_start, thin_end, thin_ok = nearest_run_spans(thin, offsets, max_run)
         thin_width = thin_end - thin_start
         good = thin_ok & (thin_width >= typical[wide]) & (thin_width <= typical[wide] + 1)
@@ -251,16 +314,14 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
         ok[place] = True
     # Neighbours along the line: a place is kept when its centre agrees with the median of the valid
     # places around it (the drawn line moves smoothly; a digit beside a gap does not).
-    window = 4
+    window = _WINDOW
     n = len(points)
     gap = np.full(window, np.nan)
     padded_c = np.concatenate([gap, np.where(ok, centre, np.nan), gap])
-    padded_p = np.concatenate([np.full((window, 2), np.inf), points, np.full((window, 2), np.inf)])
     idx = np.arange(n)[:, None] + np.arange(2 * window + 1)[None, :]
     around = padded_c[idx]
     # Neighbours from another polyline or segment lie far away; only close places count.
-    far = np.hypot(*(padded_p[idx] - points[:, None, :]).transpose(2, 0, 1)) > (window + 0.5) * step
-    around[far] = np.nan
+    around[places.far] = np.nan
     count = np.sum(~np.isnan(around), axis=1)
     enough = count >= 3
     median = np.full(n, np.inf)

@@ -15,7 +15,7 @@ Mask = npt.NDArray[np.uint8]
 
 def drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, lines: Mask, width: int,
                        keep: npt.NDArray[np.bool_], *, share: float = 0.6, raw: Mask | None = None,
-                       line_length: float = 0.0) -> Mask:
+                       line_length: float = 0.0, near: Mask | None = None) -> Mask:
     """`without` less the blobs (not in `keep`) with more than `share` of their ink along `lines`.
 
     With `raw` (the ink before the lines were taken out), such a blob is dropped only when it is joined
@@ -24,11 +24,15 @@ def drop_line_fringes(without: Mask, blobs: npt.NDArray[np.int32], count: int, l
     to the rest of the line; a stroke with paper between it and the line (a "1" written level with the
     line just below it, the foot of a digit hanging near it) is writing, even where it lies as close to
     the line as a fringe does. A speck there (where squared paper's ruling crosses beside a line) is not.
+
+    `near` is `lines` dilated by a square of side 2 × `width` + 1, when the caller has it already.
     """
     if count <= 1:
         return without
     # A square reach (separable, so fast) is close enough to a round one here.
-    near = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1)))
+    if near is None:
+        square = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * width + 1, 2 * width + 1))
+        near = np.asarray(cv2.dilate(lines, square), np.uint8)
     # Only the inked pixels (the blobs' own) are looked at, by their places.
     points = cv2.findNonZero(without)
     if points is None:

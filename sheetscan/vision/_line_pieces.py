@@ -81,7 +81,7 @@ def blob_stats(mask: Mask, labels: npt.NDArray[np.int32], count: int,
     `inked` is the places (xs, ys) of `mask`'s non-zero pixels, when the caller has already listed them
     (as `cv2.findNonZero` gives them), so the sheet is gone over once."""
     stats = np.zeros((count, 5), np.int32)
-    stats[0] = (0, 0, mask.shape[1], mask.shape[0], int(np.count_nonzero(mask == 0)))
+    stats[0] = (0, 0, mask.shape[1], mask.shape[0], mask.size - int(np.count_nonzero(mask)))
     if inked is None:
         points = cv2.findNonZero(mask)
         if points is None:
@@ -123,14 +123,61 @@ def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], str
     strokes = np.zeros(len(stats), dtype=bool)
     strokes[candidates] = area[candidates] <= _ONE_STROKE * stroke * extent[candidates]
     strokes[0] = False
-    for label in candidates[candidates > 0]:
-        gone[label] = _runs_on_past_an_end(labels, stats, int(label), strength, silent, stroke=stroke,
+    # Decision: every candidate's pixels and spread are gathered first and their principal axes found in one
+    # call (`_Blob`, `_axes`), because numpy's eigen-solver costs far more to call than to solve one 2 × 2
+    # matrix: each stack entry is solved as it would be alone (the same bits), for the ~150 candidates a
+    # sheet has.
+    found = [_Blob.of(labels, stats, int(label)) for label in candidates[candidates > 0]]
+    for label, blob in zip(candidates[candidates > 0], _axes(found), strict=True):
+        gone[label] = _runs_on_past_an_end(labels, blob, int(label), strength, silent, stroke=stroke,
                                            share=share, along=along, longest_stroke=longest_stroke,
                                            drawn=drawn, strokes=strokes)
     return gone
 
 
-def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int,
+class _Blob(NamedTuple):
+    """A candidate blob as `_runs_on_past_an_end` judges it."""
+
+    box: tuple[int, int, int, int]
+    """Its box: left, top, width, height."""
+    own: npt.NDArray[np.bool_]
+    """Which pixels of its box are its own."""
+    ys: npt.NDArray[np.intp]
+    """Its pixels' rows within the box (raster order)."""
+    xs: npt.NDArray[np.intp]
+    """Their columns."""
+    points: npt.NDArray[np.float64]
+    """Its pixels (x, y) on the sheet."""
+    middle: npt.NDArray[np.float64]
+    """The mean of `points`."""
+    centred: npt.NDArray[np.float64]
+    """`points` less `middle`."""
+    spread: npt.NDArray[np.float64]
+    """The covariance of `points` (2 × 2), whose eigenvectors are its principal axes."""
+    axis: _Axis | None = None
+    """Its principal axis (`_stroke_axis`), once found (`_axes`)."""
+
+    @staticmethod
+    def of(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int) -> _Blob:
+        """Blob `label` of `labels` (its box in `stats`), its axis not yet found."""
+        x, y, w, h = (int(v) for v in stats[label, :4])
+        own = labels[y:y + h, x:x + w] == label
+        ys, xs = np.nonzero(own)
+        points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
+        middle, centred, spread = _spread(points)
+        return _Blob((x, y, w, h), own, ys, xs, points, middle, centred, spread)
+
+
+def _axes(blobs: list[_Blob]) -> list[_Blob]:
+    """The `blobs` with their principal axes, found in one call of the eigen-solver."""
+    if not blobs:
+        return []
+    values, vectors = np.linalg.eigh(np.stack([blob.spread for blob in blobs]))
+    return [blob._replace(axis=_axis_of(blob.middle, blob.centred, v, e))
+            for blob, v, e in zip(blobs, values, vectors, strict=True)]
+
+
+def _runs_on_past_an_end(labels: npt.NDArray[np.int32], found: _Blob, label: int,
                          strength: Mask, silent: Mask | None, *, stroke: float, share: float,
                          along: float, longest_stroke: float, single: float = 1.5, followed: float = 6.0,
                          drawn: Mask | None = None, strokes: npt.NDArray[np.bool_] | None = None) -> bool:
@@ -139,13 +186,20 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`).
     The ridge is looked for along the blob's axis, and then along its own course, bending, for `followed`
     strokes (`_followed_ridge`). `strokes` (by label) marks the blobs that are single strokes, whose ink on
-    the axis's band is the line's next piece."""
-    x, y, w, h = (int(v) for v in stats[label, :4])
-    ys, xs = np.nonzero(labels[y:y + h, x:x + w] == label)
-    points = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
-    middle, axis, across, along_axis, length, thickness, ends = _stroke_axis(points)
+    the axis's band is the line's next piece. `found` is the blob (`_Blob`, its axis found)."""
+    (x, y, w, h), blob, ys, xs, points = found.box, found.own, found.ys, found.xs, found.points
+    stroke_axis = found.axis if found.axis is not None else _stroke_axis(points)
+    middle, axis, across, along_axis, length, thickness, ends = stroke_axis
+    # (Its median darkness is worked out once for the rules below.)
+    darkness: list[float] = []
+
+    def median_darkness() -> float:
+        if not darkness:
+            darkness.append(float(np.median(strength[ys + y, xs + x])))
+        return darkness[0]
+
     if drawn is not None:
-        drawn = _beyond_own(drawn, labels[y:y + h, x:x + w] == label, (x, y), reach=round(stroke))
+        drawn = _beyond_own(drawn, blob, (x, y), reach=round(stroke))
     # Decision: a blob longer than `longest_stroke` strokes with no more ink than one stroke along its length
     # (`single` strokes wide) is a line whatever its course, because a freehand line wobbles: a wavy divider
     # the zone stage did not give lay thicker than two strokes across its main direction and was kept,
@@ -168,7 +222,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
     # (The blob's own width, at most its box's shorter side and a pixel, is measured only when both its ends
     # lie that near the mask: most blobs are nowhere near it.)
     if drawn is not None and ends_near(points, ends, drawn, TOUCH * max(stroke, min(w, h) + 2.0) + 1.0):
-        own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
+        own = max(stroke, _own_width(blob))
         # Decision: so is the second stroke of a line drawn twice that touches the mask at both ends and lies
         # along it all its length (`drawn_twice`): its ends run into the first stroke, not on ahead, and it
         # was read as "11" and "1" (seed 30000 usual photo 2; shadow 2 phantoms fewer, small 1).
@@ -186,7 +240,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # line (a round "0" through its middle, its widest along the line) lies on both sides of it.
         if length >= _TWICE_LONG * stroke and len(points) <= 2 * _ONE_STROKE * own * length \
                 and drawn_twice(points, ends, drawn, stroke=own, beside=_TWICE_BESIDE) \
-                and _one_side(labels[y:y + h, x:x + w] == label, drawn, (x, y)):
+                and _one_side(blob, drawn, (x, y)):
             return True
     elif drawn is not None and length >= 3.0 * stroke and len(points) <= _ONE_STROKE * stroke * length \
             and an_end_near(points, ends, drawn, _PALE_GAP * stroke):
@@ -201,11 +255,11 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         # is no single stroke.
         # (Looked for only where every end off the mask has darkness right past it: a digit's ends on paper,
         # most strokes near a line, are told at once.)
-        level = share * float(np.median(strength[ys + y, xs + x]))
+        level = share * median_darkness()
         if all(ends_near(points, (index, index), drawn, TOUCH * stroke + 1.0)
                or _dark_past(points[index], end_way(points, index, stroke), strength, stroke=stroke,
                              level=level) for index in ends):
-            own = max(stroke, _own_width(labels[y:y + h, x:x + w] == label))
+            own = max(stroke, _own_width(blob))
             joined = _pale_course(labels, label, strength, drawn, (x, y, w, h), level=level,
                                   pad=_PALE_REACH * stroke, fringe=round(0.5 * own))
             if joined is not None and len(joined) > len(points) and _joins_drawn(joined, drawn, stroke=own,
@@ -215,7 +269,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         return False
     if length >= longest_stroke * stroke:
         return True
-    own = float(np.median(strength[ys + y, xs + x]))
+    own = median_darkness()
     if own <= 0:
         return False
     height, width = strength.shape
@@ -231,7 +285,7 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
         end = float(along_axis[index])
         start = middle + axis * end
         half = 0.5 * stroke + 1.0 + 0.1 * t  # the band widens: a freehand line bends
-        offsets = np.linspace(-1.0, 1.0, 9)
+        offsets = _ACROSS
         px = start[0] + sign * axis[0] * t[:, None] + across[0] * half[:, None] * offsets[None, :]
         py = start[1] + sign * axis[1] * t[:, None] + across[1] * half[:, None] * offsets[None, :]
         ix, iy = np.rint(px).astype(np.int64), np.rint(py).astype(np.int64)
@@ -285,6 +339,11 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.in
             if counted.sum() >= 0.5 * len(counted) and bool(dark[counted].all()):
                 return True
     return False
+
+
+_ACROSS = np.linspace(-1.0, 1.0, 9)
+"""Where the band past a stroke's end is sampled across, as shares of its half-width
+(`_runs_on_past_an_end`)."""
 
 
 def _ridge_runs_on(counted: npt.NDArray[np.bool_], dark: npt.NDArray[np.bool_], first: npt.NDArray[np.bool_],
@@ -523,9 +582,25 @@ class _Axis(NamedTuple):
 
 def _stroke_axis(points: npt.NDArray[np.float64]) -> _Axis:
     """The principal axis of a stroke's `points` (x, y): from the eigenvectors of their covariance."""
-    middle = points.mean(axis=0)
+    middle, centred, spread = _spread(points)
+    values, vectors = np.linalg.eigh(spread)
+    return _axis_of(middle, centred, values, vectors)
+
+
+def _spread(points: npt.NDArray[np.float64]
+            ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The mean of `points` (x, y), the points less it, and their covariance (2 × 2)."""
+    # (The mean as `points.mean(axis=0)` works it out, the same sum divided by the count, without its checks:
+    # this is done for every candidate blob.)
+    middle = np.add.reduce(points, axis=0) / len(points)
     centred = points - middle
-    values, vectors = np.linalg.eigh(centred.T @ centred / len(points))
+    return middle, centred, centred.T @ centred / len(points)
+
+
+def _axis_of(middle: npt.NDArray[np.float64], centred: npt.NDArray[np.float64],
+             values: npt.NDArray[np.float64], vectors: npt.NDArray[np.float64]) -> _Axis:
+    """The `_Axis` of points with mean `middle`, less it `centred`, from their covariance's eigenvalues
+    (ascending) and eigenvectors (columns)."""
     along_axis = centred @ vectors[:, 1]
     return _Axis(middle, vectors[:, 1], vectors[:, 0], along_axis, math.sqrt(12.0 * max(values[1], 0.0)),
                  math.sqrt(12.0 * max(values[0], 0.0)), (int(along_axis.argmax()), int(along_axis.argmin())))

@@ -13,6 +13,7 @@ import numpy.typing as npt
 from sheetscan.vision._line_contacts import WITHIN_MASK
 from sheetscan.vision._line_fringes import drop_line_fringes
 from sheetscan.vision._line_pieces import blob_stats
+from sheetscan.vision._lines import cleared
 
 __all__ = ["line_width", "remove_lines"]
 
@@ -31,7 +32,7 @@ def line_width(lines: Mask) -> int:
 
 def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | None = None,
                   drawn_width: int | None = None, line_length: float | None = None,
-                  written: Mask | None = None) -> Mask:
+                  written: Mask | None = None, drawn_near: Mask | None = None) -> Mask:
     """Take the lines out of `mask`, keeping line pixels where handwriting crosses a line.
 
     With `drawn` (the sheet's drawn lines, `drawn_width` their `line_width`), blobs that lie mostly
@@ -40,7 +41,8 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     only when joined to such a piece or no longer than a speck (`_apart`).
 
     `written` (non-zero) is writing lying on the lines (`_ruling.written_on_ruling`): kept, and a side
-    of the pieces of line it meets, but it gives back no line of its own (see below).
+    of the pieces of line it meets, but it gives back no line of its own (see below). `drawn_near` is
+    `drawn` dilated by a square of side 2 × `drawn_width` + 1, when the caller has it already.
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
     # (The drawn lines' width, measured here once where the caller did not give it: each use below needs it.)
@@ -66,9 +68,9 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     # and its reach, 98.12 % with it and this rule).
     bare = cv2.compare(lines, np.zeros_like(lines), cv2.CMP_EQ)
     off_ink = np.asarray(cv2.bitwise_and(mask, bare), np.uint8)
-    barrier = lines.copy()
+    barrier = lines  # (never changed: the writing on the lines is cleared in a new mask)
     if written is not None:
-        lines[written > 0] = 0
+        lines = cleared(lines, written)
     off_lines = cv2.compare(lines, np.zeros_like(lines), cv2.CMP_EQ)
     without = np.asarray(cv2.bitwise_and(mask, off_lines), np.uint8)
     width = line_width(lines)
@@ -127,7 +129,8 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     if drawn is not None:
         without = drop_line_fringes(without, sides, sides_count, drawn, width_drawn, crossed_sides,
                                      raw=mask if line_length is not None else None,
-                                     line_length=line_length or 0.0)
+                                     line_length=line_length or 0.0,
+                                     near=drawn_near if drawn_width is not None else None)
     if apart is not None:
         without = np.asarray(np.maximum(without, apart), np.uint8)
     if not keep.any():

@@ -34,15 +34,28 @@ class Middles:
     of the mask less some whole blobs is measured without going over the sheet again (a blob's distances to
     the background are its own: taking other blobs out changes none of them)."""
 
-    def __init__(self, mask: Mask, labels: npt.NDArray[np.int32], count: int) -> None:
-        distance = cv2.distanceTransform((mask > 0).astype(np.uint8), cv2.DIST_L2, 3)
-        # A pixel is on a stroke's middle when no 3×3 neighbour is farther from the background.
-        ridge = (distance > 0) & (distance >= cv2.dilate(distance, np.ones((3, 3), np.uint8)))
-        self.values = distance[ridge]
+    def __init__(self, mask: Mask, labels: npt.NDArray[np.int32], count: int,
+                 area: npt.NDArray[np.integer] | None = None) -> None:
+        """`area`, when given, is the blobs' ink pixels by label (`_line_pieces.blob_stats`' last column),
+        already counted by the caller; the background's entry is not read."""
+        # (A uint8 mask as it is: the distance transform takes every non-zero pixel for ink.)
+        ink = mask if mask.dtype == np.uint8 else (mask > 0).astype(np.uint8)
+        distance = np.asarray(cv2.distanceTransform(ink, cv2.DIST_L2, 3), np.float32)
+        # A pixel is on a stroke's middle when no 3×3 neighbour is farther from the background (and it is ink:
+        # its distance is above 0).
+        # Decision: the middle pixels listed by their places (raster order, as a boolean index lists them),
+        # the comparisons made by OpenCV, because the middles are a few of the sheet's pixels: the same
+        # distances and blobs without two boolean indexes over the whole sheet.
+        top = cv2.compare(distance, cv2.dilate(distance, np.ones((3, 3), np.uint8)), cv2.CMP_GE)
+        places = cv2.findNonZero(cv2.bitwise_and(top, ink))
+        xs, ys = (np.asarray(places, np.intp).reshape(-1, 2).T if places is not None
+                  else (np.zeros(0, np.intp), np.zeros(0, np.intp)))
+        self.values = distance[ys, xs]
         """Distance to the background of every middle pixel."""
-        self.owners = labels[ridge]
+        self.owners = labels[ys, xs]
         """The blob of every middle pixel."""
-        self.area = np.bincount(labels[mask > 0], minlength=count).astype(np.int64)
+        self.area = (np.bincount(labels[mask > 0], minlength=count).astype(np.int64) if area is None
+                     else np.array(area, np.int64))
         """Ink pixels by blob."""
         self.area[0] = 0
 

@@ -42,7 +42,7 @@ from sheetscan.vision._glare import without_glare
 from sheetscan.vision._line_gaps import line_gaps
 from sheetscan.vision._line_pieces import blob_stats, line_pieces
 from sheetscan.vision._line_removal import line_width, remove_lines
-from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, seeded
+from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, cleared, seeded
 from sheetscan.vision._long_blobs import cut_long_blobs, drop_long_blobs
 from sheetscan.vision._motion import steadied
 from sheetscan.vision._ruling import faint_ruling, without_ruling_specks, written_on_ruling
@@ -161,9 +161,13 @@ def find_ink(
         if gaps.any():
             lines = np.asarray(np.maximum(lines, gaps), np.uint8)
             drawn = np.asarray(np.maximum(drawn, (gaps > 0).astype(np.uint8)), np.uint8)
+    # Decision: the drawn lines dilated by twice their width once, for both the fringes `remove_lines` drops
+    # and the pieces `_without_line_pieces` leaves silent, because both dilate the same mask by the same
+    # square: the same mask, made once.
+    around = _around(drawn, drawn_width) if drawn is not None else None
     if lines.any():
         mask = remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
-                             line_length=max_extent * min(mask.shape), written=written)
+                             line_length=max_extent * min(mask.shape), written=written, drawn_near=around)
     # Decision: handwriting joined to a long blob is kept only when the sheet's drawn lines are given (the
     # reading of a sheet): a blob that long is then a line the zone stage did not give, and the digits
     # written against it are cut off it (`cut_long_blobs`). Without them (the ink of everything, as the
@@ -171,7 +175,7 @@ def find_ink(
     if line_mask is not None:
         mask = cut_long_blobs(mask, max_length=max_extent * min(mask.shape),
                                straight=grid_length * min(mask.shape))
-        mask, stroke_width = _without_line_pieces(mask, prepared, drawn, drawn_width)
+        mask, stroke_width = _without_line_pieces(mask, prepared, drawn, drawn_width, around)
     else:
         mask = drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
         stroke_width = median_stroke_width(mask)
@@ -279,19 +283,19 @@ def _local_strong(strength: Mask, *, strong: float, faintest: float, share: floa
     lined paper's ruling, printed lines, `straight_lines`), with the pixel the blur spreads them by.
     """
     size = max(15, (min(strength.shape) // 40) | 1)
-    blurred = cv2.blur(strength, (3, 3))
+    blurred = np.asarray(cv2.blur(strength, (3, 3)), np.uint8)
     if ruling is not None and ruling.any():
         # Decision: the ruling's crossings (two rulings' darkness on one spot) pass the strong threshold in a
         # dark, noisy photo of squared paper, just: taken for a faint writer's ink, they lowered the threshold
         # around them until the ruling itself passed, and crosses of ruling all over the sheet were read as
         # "4", "1", "7" (bench_styles dark, seed 24000 photos 0 and 5, stages 4-7 on the truth's zones: 44
         # numbers read where nothing is written -> 1).
-        blurred[cv2.dilate(ruling, np.ones((3, 3), np.uint8)) > 0] = 0
+        blurred = cleared(blurred, cv2.dilate(ruling, np.ones((3, 3), np.uint8)))
     if near_lines is not None:
         # A faint pencil line drawn next to a dark drawn line would otherwise lower the threshold all
         # along it, and squared paper's ruling beside the line (its stubs, a grid line running close
         # to it) then passes for ink: pieces of it were read as "1" and "4".
-        blurred[near_lines > 0] = 0
+        blurred = cleared(blurred, near_lines)
     # The neighbourhood's peak, from the 90th-percentile-like strength of a blurred stroke rather
     # than a single dark speck: a dilation of a slightly blurred image.
     peak = cv2.dilate(blurred, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
@@ -328,8 +332,8 @@ def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: fl
     return np.asarray(cv2.bitwise_and(passes, near), np.uint8)
 
 
-def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, drawn_width: int
-                         ) -> tuple[Mask, float]:
+def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, drawn_width: int,
+                         around: Mask | None = None) -> tuple[Mask, float]:
     """`mask` less the pieces of lines no mask took out (`_line_pieces.without_line_pieces`), and its stroke
     width (`_stroke_width.median_stroke_width`, of the mask less those pieces). The ruling found in `prepared`
     and the drawn lines (`drawn` non-zero, `drawn_width` their width), with a line width around them, count
@@ -345,18 +349,32 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
         return mask, 0.0
     count, found_labels = cv2.connectedComponents(mask, connectivity=8)
     labels = np.asarray(found_labels, np.int32)
-    middles = Middles(mask, labels, count)
+    stats = blob_stats(mask, labels, count)
+    middles = Middles(mask, labels, count, area=stats[:, cv2.CC_STAT_AREA])
     stroke = middles.width()
     silent = np.asarray(np.maximum(prepared.level, prepared.upright), np.uint8)
     if drawn is not None:
-        around = cv2.dilate(drawn, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * drawn_width + 1,
-                                                                              2 * drawn_width + 1)))
+        if around is None:
+            around = _around(drawn, drawn_width)
         silent = np.asarray(np.maximum(silent, around), np.uint8)
-    gone = line_pieces(labels, blob_stats(mask, labels, count), prepared.strength, stroke=max(1.0, stroke),
-                       silent=silent, drawn=drawn)
+    gone = line_pieces(labels, stats, prepared.strength, stroke=max(1.0, stroke), silent=silent, drawn=drawn)
     if not gone.any():
         return mask, stroke
-    return np.where(gone[labels], 0, mask).astype(np.uint8), middles.width(gone=gone)
+    # Decision: the pieces that go are cleared within their own boxes, because they are a few blobs of the
+    # sheet's thousands: the same mask as looking every pixel's blob up (`gone[labels]`), without going over
+    # the whole sheet twice.
+    out = mask.copy()
+    for label in np.flatnonzero(gone):
+        x, y, w, h = (int(v) for v in stats[label, :4])
+        out[y:y + h, x:x + w][labels[y:y + h, x:x + w] == label] = 0
+    return out, middles.width(gone=gone)
+
+
+def _around(drawn: Mask, width: int) -> Mask:
+    """The drawn lines (`drawn`, non-zero) and `width` px around them: dilated by a square of side 2 × `width`
+    + 1 (the reach of a line's fringe and of a piece's silent surroundings)."""
+    side = 2 * width + 1
+    return np.asarray(cv2.dilate(drawn, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))), np.uint8)
 
 
 def _ruling_kept_strong(local: Mask, ruling: Mask, strong: float, *, reach: int = 1) -> Mask:
