@@ -150,7 +150,9 @@ def grow_beam(beam: Beam, reading: DigitReading) -> Beam:
     # Sorted only to cut the beam: the order it is in changes no sum, since a text gets at most two
     # terms (from itself with the digit left out, from the text one digit shorter), and adding two
     # floats gives the same either way round.
-    return grown if len(grown) <= _BEAM else dict(sorted(grown.items(), key=itemgetter(1), reverse=True)[:_BEAM])
+    if len(grown) <= _BEAM:
+        return grown
+    return dict(sorted(grown.items(), key=itemgetter(1), reverse=True)[:_BEAM])
 
 
 def beam_number(beam: Beam, digits: Sequence[DigitReading], top: int = TOP_NUMBERS) -> NumberReading:
