@@ -303,8 +303,14 @@ def _splits(token: NumberToken, way: Way,
                  for start, end in itertools.pairwise((0, *cuts, len(way)))]
         if not all(sides):  # (a way that joins two glyphs leaves the glyph after the joint empty)
             continue
-        spaces = [_space(token, a, b, ends) / height for a, b in itertools.pairwise(sides)]
-        if len(cuts) == 1 or min(spaces) >= _WIDE_GAP:
+        # (A split in three is taken only where both its spaces are wide: the second is measured only
+        # when the first is.)
+        spaces: list[float] = []
+        for a, b in itertools.pairwise(sides):
+            spaces.append(_space(token, a, b, ends) / height)
+            if len(cuts) > 1 and spaces[-1] < _WIDE_GAP:
+                break
+        if len(cuts) == 1 or (len(spaces) == len(cuts) and min(spaces) >= _WIDE_GAP):
             out.append((sides, sum(map(split_cost, spaces))))
     return out
 
