@@ -76,17 +76,20 @@ def _normalise_into(crop: npt.NDArray[np.uint8], out: npt.NDArray[np.float32]) -
     peak = float(crop.max())
     if peak < _MIN_PEAK:
         return
+    stretch = np.float32(255.0 / max(peak, _FULL_INK))
     ink = crop.astype(np.float32)
-    ink *= 255.0 / max(peak, _FULL_INK)
-    # (Straight into uint8: a boolean array's bytes are its 0s and 1s.)
-    mask = (ink >= _INK_FRACTION * float(ink.max())).view(np.uint8)
+    ink *= stretch
+    # (Straight into uint8: a boolean array's bytes are its 0s and 1s. The stretched ink's peak is the
+    # peak stretched, in the same float32 product: rounding never turns a smaller product into a larger.)
+    mask = (ink >= _INK_FRACTION * float(np.float32(peak) * stretch)).view(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     kept = stats[1:]
     if count > 2:
         areas = kept[:, cv2.CC_STAT_AREA]
         small = areas < _SPECK_SHARE * float(areas.sum())
         if small.any() and not small.all():
-            specks = np.isin(labels, np.flatnonzero(small) + 1).astype(np.uint8)
+            # (A table over the labels: `np.isin` sorts them.)
+            specks = np.concatenate([[0], small]).astype(np.uint8)[labels]
             # Their faint anti-aliased rim goes too, else it would leave a ghost of the speck.
             ink[cv2.dilate(specks, np.ones((3, 3), np.uint8)) > 0] = 0.0
             kept = kept[~small]
