@@ -386,6 +386,7 @@ def _alternatives(choices: list[Choice]) -> list[Choice]:
         if len(reading.candidates) < 2:
             continue
         best = math.log(max(reading.confidence, 1e-6))
+        own = _noise_cost(token, reading)
         for k in range(1, len(reading.candidates)):
             value, probability = reading.candidates[k]
             ordered = ((value, probability), *reading.candidates[:k], *reading.candidates[k + 1:])
@@ -393,7 +394,7 @@ def _alternatives(choices: list[Choice]) -> list[Choice]:
             # (The cost of the boxes a value leaves out as noise is its own: "200" read from the boxes
             # whose "20" left the middle 0 out leaves none out.)
             out.append((((token, other),), score - best + math.log(max(probability, 1e-6)) - _ALTERNATIVE_COST
-                        - _noise_cost(token, reading) + _noise_cost(token, other)))
+                        - own + _noise_cost(token, other)))
     return out
 
 
