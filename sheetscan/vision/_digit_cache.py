@@ -10,8 +10,8 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision import _group
-from sheetscan.vision._recog_types import START, Beam, beam_number, crop_digits, grow_beam
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer
+from sheetscan.vision._recog_types import crop_digits
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer, read_number
 
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
@@ -32,7 +32,6 @@ class DigitCache:
         """The recogniser that reads what is not yet known."""
         self._digits: dict[tuple[int, _group.Box], DigitReading] = {}
         self._numbers: dict[tuple[int, tuple[_group.Box, ...]], NumberReading] = {}
-        self._beams: dict[tuple[int, tuple[_group.Box, ...]], Beam] = {}
 
     def read(self, tokens: list[NumberToken]) -> list[NumberReading]:
         """The recogniser's reading of each token's image, unknown digit crops in one batch."""
@@ -60,31 +59,10 @@ class DigitCache:
             whole = (id(token.image.gray), token.image.digit_boxes)
             number = self._numbers.get(whole)
             if number is None:
-                number = self._number(*whole)
+                number = read_number([self._digits[(whole[0], box)] for box in token.image.digit_boxes])
                 self._numbers[whole] = number
             out.append(number)
         return out
-
-    def _number(self, image: int, boxes: tuple[_group.Box, ...]) -> NumberReading:
-        """`read_number` of the digit readings of `boxes` of the image `image` (its id), the beam
-        started from the longest run of first boxes already read as a number's first digits.
-
-        Decision: the beams of a number's first digits are kept and shared, because the ways of
-        cutting a number and the parts of its splits (`_totals`) mostly start with the same digit
-        boxes, and the beam is a function of the digits read so far: the same readings, with about
-        half the beam's steps (its Python was about a tenth of the reading's CPU)."""
-        digits = [self._digits[(image, box)] for box in boxes]
-        known = len(boxes)
-        beam = None
-        while known > 0 and beam is None:
-            beam = self._beams.get((image, boxes[:known]))
-            if beam is None:
-                known -= 1
-        beam = beam if beam is not None else START
-        for k in range(known, len(boxes)):
-            beam = grow_beam(beam, digits[k])
-            self._beams[(image, boxes[:k + 1])] = beam
-        return beam_number(beam, digits)
 
 
 _PENDING = DigitReading((), 0.0)

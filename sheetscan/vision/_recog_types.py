@@ -15,15 +15,11 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "START",
-    "Beam",
     "DigitReading",
     "NumberImage",
     "NumberReading",
     "Recognizer",
-    "beam_number",
     "crop_digits",
-    "grow_beam",
     "read_number",
 ]
 
@@ -115,55 +111,37 @@ def crop_digits(number: NumberImage) -> list[npt.NDArray[np.uint8]]:
     return crops
 
 
-Beam = dict[str, float]
-"""The texts a number's first digits may read as, each with its probability (`read_number`'s beam)."""
-START: Beam = {"": 1.0}
-"""The beam before any digit (not to be changed: `grow_beam` makes a new one)."""
-
-
 def read_number(digits: Sequence[DigitReading], top: int = TOP_NUMBERS) -> NumberReading:
     """The `top` most likely values of a number whose digits read as `digits`.
 
     A beam over each digit's candidates; a digit that may be noise may also be left out (with its
     noise probability), so a stray dot next to "7" still gives "7" as a candidate.
     """
-    beam = START
+    beam: dict[str, float] = {"": 1.0}
     for reading in digits:
-        beam = grow_beam(beam, reading)
-    return beam_number(beam, digits, top)
-
-
-def grow_beam(beam: Beam, reading: DigitReading) -> Beam:
-    """The beam after one more digit read as `reading` (a new dict: a beam is never changed, so that
-    `_digit_cache.DigitCache` may keep the beam of a number's first digits for every number that
-    starts with the same digit crops)."""
-    options = [(str(digit), q) for digit, q in reading.candidates]
-    noise = reading.noise
-    grown: Beam = {}
-    get = grown.get
-    for text, p in beam.items():
-        for digit, q in options:
-            key = text + digit
-            grown[key] = get(key, 0.0) + p * q
-        if noise > 0.0:
-            grown[text] = get(text, 0.0) + p * noise
-    # Sorted only to cut the beam: the order it is in changes no sum, since a text gets at most two
-    # terms (from itself with the digit left out, from the text one digit shorter), and adding two
-    # floats gives the same either way round.
-    if len(grown) <= _BEAM:
-        return grown
-    return dict(sorted(grown.items(), key=itemgetter(1), reverse=True)[:_BEAM])
-
-
-def beam_number(beam: Beam, digits: Sequence[DigitReading], top: int = TOP_NUMBERS) -> NumberReading:
-    """The `top` most likely values of the beam after the number's last digit (`digits`)."""
+        options = [(str(digit), q) for digit, q in reading.candidates]
+        noise = reading.noise
+        grown: dict[str, float] = {}
+        get = grown.get
+        for text, p in beam.items():
+            for digit, q in options:
+                key = text + digit
+                grown[key] = get(key, 0.0) + p * q
+            if noise > 0.0:
+                grown[text] = get(text, 0.0) + p * noise
+        # Sorted only to cut the beam: the order it is in changes no sum, since a text gets at most two
+        # terms (from itself with the digit left out, from the text one digit shorter), and adding two
+        # floats gives the same either way round.
+        beam = grown if len(grown) <= _BEAM else dict(sorted(grown.items(), key=itemgetter(1),
+                                                                 reverse=True)[:_BEAM])
     # Decision: a reading of two or more digits that starts with 0 is dropped, because nobody writes
     # a score with a leading zero and its value would pile onto a different reading's value. (So each
     # value comes from one text.)
     texts = [(text, p) for text, p in beam.items() if text and (text[0] != "0" or len(text) == 1)]
     if 0 < top < len(texts):
-        # Only the texts as likely as the `top`-th likeliest can be among the first `top` (ties
-        # included): the rest are not turned into numbers nor sorted, which leaves the order the same.
+        # Decision: only the texts as likely as the `top`-th likeliest (ties included) are turned into
+        # numbers and sorted, because no other can be among the first `top`: the same order, and a
+        # beam holds up to 64 texts (the value-and-probability sorts were a fifth of this function).
         least = sorted([p for _, p in texts], reverse=True)[top - 1]
         texts = [(text, p) for text, p in texts if p >= least]
     values = [(int(text), p) for text, p in texts]

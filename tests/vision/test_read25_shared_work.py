@@ -1,7 +1,7 @@
-"""Stage 5's shared work reads as the work done afresh: a number's reading built on the beam of its first
-digit boxes, kept from another number (`_digit_cache.DigitCache`), is the reading its digits give by
-their definition (every text the digits may spell, a digit that may be noise left out at its noise
-probability, leading zeros dropped, likeliest first and the smaller value among equals); the step
+"""Stage 5's shared work reads as the work done afresh: the numbers `_digit_cache.DigitCache` reads from
+shared digit crops read as their digits define (every text the digits may spell, a digit that may be
+noise left out at its noise probability, leading zeros dropped, likeliest first and the smaller value
+among equals: `read_number` turns only the likeliest texts into numbers); the step
 costs one table keeps for every Viterbi pass are `step_cost`'s own for each zone's usual step
 (`_steps`); and a way offered to look for a "1" carries the boxes `one_boxes` finds in it (`_swallow`).
 
@@ -18,11 +18,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from sheetscan.vision._digit_cache import DigitCache
-from sheetscan.vision._recog_types import beam_number
 from sheetscan.vision._steps import PULKA_STEP, USUAL_STEP, monotone_picks, step_cost
 from sheetscan.vision._swallow import one_boxes, wide_ways_ones
 from sheetscan.vision._tokens import NumberToken
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading
+from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, read_number
 
 Box = tuple[int, int, int, int]
 
@@ -76,7 +75,7 @@ def _token(gray: np.ndarray, boxes: tuple[Box, ...]) -> NumberToken:
                        image=NumberImage(gray=gray, digit_boxes=boxes))
 
 
-def test_numbers_sharing_their_first_boxes_read_as_their_digits_define() -> None:
+def test_numbers_sharing_digit_crops_read_as_their_digits_define() -> None:
     rng = random.Random(25)
     for _ in range(40):
         widths = [5, 7, 9]
@@ -84,7 +83,7 @@ def test_numbers_sharing_their_first_boxes_read_as_their_digits_define() -> None
         gray = np.zeros((10, 40), np.uint8)
         boxes = {w: (sum(widths[:k]), 0, w, 10) for k, w in enumerate(widths)}
         cache = DigitCache(reader)
-        # The long number first: the shorter ones start with its boxes and reuse its beams.
+        # The ways of cutting a number and its parts share their crops.
         ways = [(5, 7, 9), (5, 7), (5,), (5, 9), (7, 9), (9,)]
         tokens = [_token(gray, tuple(boxes[w] for w in way)) for way in ways]
         for way, reading in zip(ways, cache.read(tokens), strict=True):
@@ -95,11 +94,12 @@ def test_numbers_sharing_their_first_boxes_read_as_their_digits_define() -> None
 
 
 def test_the_top_values_among_equal_probabilities_are_the_smaller_ones() -> None:
-    # Seven texts, four of them tied at the fifth place: the five likeliest are the two surer ones,
-    # then the three smallest of the tied (the tie goes to the smaller value, wherever it stands).
-    beam = {"9": 0.05, "42": 0.3, "7": 0.05, "3": 0.05, "11": 0.2, "5": 0.05, "05": 0.9, "": 0.1}
-    reading = beam_number(beam, ())
-    assert [v for v, _ in reading.candidates] == [42, 11, 3, 5, 7]
+    # One digit read as six digits, four of them tied at the fifth place: the five likeliest are the
+    # two surer ones, then the three smallest of the tied (the tie goes to the smaller value).
+    digit = DigitReading(((4, 0.3), (1, 0.2), (9, 0.05), (7, 0.05), (3, 0.05), (5, 0.05)), 0.3)
+    assert [v for v, _ in read_number([digit]).candidates] == [4, 1, 3, 5, 7]
+    assert [v for v, _ in read_number([digit], top=2).candidates] == [4, 1]
+    assert [v for v, _ in read_number([digit], top=3).candidates] == [4, 1, 3]
 
 
 def test_the_shared_step_costs_are_each_zones_own() -> None:
