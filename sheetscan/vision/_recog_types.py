@@ -19,6 +19,7 @@ __all__ = [
     "NumberImage",
     "NumberReading",
     "Recognizer",
+    "crop_box",
     "crop_digits",
     "read_number",
 ]
@@ -102,13 +103,16 @@ def crop_digits(number: NumberImage) -> list[npt.NDArray[np.uint8]]:
     """The digit crops of `number`, each box clipped to the image (an empty crop if it lies outside)."""
     if number.gray.ndim != 2:
         raise ValueError(f"a number image must be a 2-D grey image, got shape {number.gray.shape}")
-    height, width = number.gray.shape
-    crops = []
-    for x, y, w, h in number.digit_boxes:
-        x0, y0 = min(max(x, 0), width), min(max(y, 0), height)
-        x1, y1 = min(max(x + w, x0), width), min(max(y + h, y0), height)
-        crops.append(number.gray[y0:y1, x0:x1])
-    return crops
+    return [crop_box(number.gray, box) for box in number.digit_boxes]
+
+
+def crop_box(gray: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> npt.NDArray[np.uint8]:
+    """The crop of one box (x, y, w, h) of the 2-D image `gray`, clipped to it (empty outside it)."""
+    height, width = gray.shape
+    x, y, w, h = box
+    x0, y0 = min(max(x, 0), width), min(max(y, 0), height)
+    x1, y1 = min(max(x + w, x0), width), min(max(y + h, y0), height)
+    return gray[y0:y1, x0:x1]
 
 
 def read_number(digits: Sequence[DigitReading], top: int = TOP_NUMBERS) -> NumberReading:
