@@ -10,8 +10,8 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision import _group
-from sheetscan.vision._recog_types import crop_digits
-from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer, read_number
+from sheetscan.vision._recog_types import crop_box
+from sheetscan.vision.recognise import DigitReading, NumberReading, Recognizer, read_number
 
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
@@ -46,7 +46,7 @@ class DigitCache:
                 if key not in self._digits:
                     self._digits[key] = _PENDING
                     keys.append(key)
-                    crops.append(crop_digits(NumberImage(gray=token.image.gray, digit_boxes=(box,)))[0])
+                    crops.append(crop_box(token.image.gray, box))
         if crops:
             # Decision: a lone crop is read beside a copy of itself, because cv2.dnn computes a batch of
             # one otherwise than a larger batch (probabilities off by ~1e-10): a crop then reads the same

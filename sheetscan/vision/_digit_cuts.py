@@ -145,7 +145,8 @@ def cut_options(glyph: Glyph, mask: Mask, *, height: float, width: float | None 
     for column in edges_cut:
         add(_boxes_between(glyph, piece, [column]))
     if w >= 1.1 * height:
-        add(digit_boxes(glyph, mask, height=height, width=w / 3, wide=0.0))
+        # (The glyph's loops as found above: `digit_boxes` would find them again.)
+        add(digit_boxes(glyph, mask, height=height, width=w / 3, wide=0.0, loop=loop))
     # A "1" run into two touching digits ("120", "135" as one glyph): the "1" cut off its left side,
     # the rest cut where the two join, as a glyph of two touching digits is. Offered beyond `most`:
     # each option above makes one cut or even ones, and none of them finds the three digits.

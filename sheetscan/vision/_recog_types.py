@@ -19,6 +19,7 @@ __all__ = [
     "NumberImage",
     "NumberReading",
     "Recognizer",
+    "crop_box",
     "crop_digits",
     "read_number",
 ]
@@ -102,13 +103,16 @@ def crop_digits(number: NumberImage) -> list[npt.NDArray[np.uint8]]:
     """The digit crops of `number`, each box clipped to the image (an empty crop if it lies outside)."""
     if number.gray.ndim != 2:
         raise ValueError(f"a number image must be a 2-D grey image, got shape {number.gray.shape}")
-    height, width = number.gray.shape
-    crops = []
-    for x, y, w, h in number.digit_boxes:
-        x0, y0 = min(max(x, 0), width), min(max(y, 0), height)
-        x1, y1 = min(max(x + w, x0), width), min(max(y + h, y0), height)
-        crops.append(number.gray[y0:y1, x0:x1])
-    return crops
+    return [crop_box(number.gray, box) for box in number.digit_boxes]
+
+
+def crop_box(gray: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> npt.NDArray[np.uint8]:
+    """The crop of one box (x, y, w, h) of the 2-D image `gray`, clipped to it (empty outside it)."""
+    height, width = gray.shape
+    x, y, w, h = box
+    x0, y0 = min(max(x, 0), width), min(max(y, 0), height)
+    x1, y1 = min(max(x + w, x0), width), min(max(y + h, y0), height)
+    return gray[y0:y1, x0:x1]
 
 
 def read_number(digits: Sequence[DigitReading], top: int = TOP_NUMBERS) -> NumberReading:
@@ -137,7 +141,14 @@ def read_number(digits: Sequence[DigitReading], top: int = TOP_NUMBERS) -> Numbe
     # Decision: a reading of two or more digits that starts with 0 is dropped, because nobody writes
     # a score with a leading zero and its value would pile onto a different reading's value. (So each
     # value comes from one text.)
-    values = [(int(text), p) for text, p in beam.items() if text and (text[0] != "0" or len(text) == 1)]
+    texts = [(text, p) for text, p in beam.items() if text and (text[0] != "0" or len(text) == 1)]
+    if 0 < top < len(texts):
+        # Decision: only the texts as likely as the `top`-th likeliest (ties included) are turned into
+        # numbers and sorted, because no other can be among the first `top`: the same order, and a
+        # beam holds up to 64 texts (the value-and-probability sorts were a fifth of this function).
+        least = sorted([p for _, p in texts], reverse=True)[top - 1]
+        texts = [(text, p) for text, p in texts if p >= least]
+    values = [(int(text), p) for text, p in texts]
     # Likeliest first, the smaller value first among equals (a stable sort by value, then by probability).
     values.sort(key=itemgetter(0))
     values.sort(key=itemgetter(1), reverse=True)

@@ -89,7 +89,7 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
     # step (`costs`). The same floats as the numpy version of session 5, the first best kept as argmax.
     # A state is one choice of the number (`which`), with its score and the last value it leaves
     # (`before`); a choice of no part makes a state for each state before it, which it carries on.
-    costs: dict[int, float] = {}
+    costs = _step_costs(penalty, usual)
     values = [_values(choice) for choice in choices[steps[0]]]
     scores = [c[1] - steps_cost(v, sign, penalty, usual)
               for c, v in zip(choices[steps[0]], values, strict=True)]
@@ -121,7 +121,9 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
                 found = best_from[first] = _best_before(by_last, first, sign, costs, penalty, usual)
             best, argument = found
             arguments.append(argument)
-            new_scores.append(best + option[1] - steps_cost(mine, sign, penalty, usual))
+            # (A one-part option takes no step inside itself: most options.)
+            inside = steps_cost(mine, sign, penalty, usual) if len(mine) > 1 else 0
+            new_scores.append(best + option[1] - inside)
             new_before.append(mine[-1])
             new_which.append(index)
         scores, before, which = new_scores, new_before, new_which
@@ -134,6 +136,26 @@ def _viterbi(choices: list[list[Choice]], *, sign: int, penalty: float,
         if position > 0:
             k = back[position - 1][k]
     return total, picks
+
+
+_COSTS: dict[tuple[float, float], dict[int, float]] = {}
+"""`step_cost` of each step met so far, by (penalty, usual): see `_step_costs`."""
+_MOST_COSTS = 100_000
+"""The most steps `_COSTS` keeps for one (penalty, usual) before it starts again."""
+
+
+def _step_costs(penalty: float, usual: float) -> dict[int, float]:
+    """The `step_cost` of each step met so far with this `penalty` and `usual` step (by the step): a
+    cost is a function of these three alone, so every zone of every sheet shares one table.
+
+    Decision: one table for the process, not one per Viterbi pass, because a sheet's zones and their
+    passes (both directions, the ways, the alternatives, `_regroup`'s moves) step between much the same
+    totals: per pass, seven in ten steps were new and each cost a logarithm. Bounded (`_MOST_COSTS`),
+    and a float once set is never changed, so threads may share it."""
+    costs = _COSTS.get((penalty, usual))
+    if costs is None or len(costs) > _MOST_COSTS:
+        costs = _COSTS[(penalty, usual)] = {}
+    return costs
 
 
 def _by_last(scores: list[float], before: list[int | None]) -> dict[int | None, list[tuple[float, int]]]:

@@ -6,7 +6,6 @@ digit boxes are wide enough to hold such a "1" (`may_swallow`), the ways of cutt
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
 
 __all__ = ["Way", "absorbed", "finds_a_one", "may_swallow", "one_boxes", "stroke_bend", "swallows_a_one",
-           "wide_ways"]
+           "wide_ways", "wide_ways_ones"]
 
 _ONE_TALL = 0.75
 """A "1" cut off a glyph stands at least this share of the tallest digit beside it."""
@@ -216,13 +215,13 @@ def _bows(token: NumberToken, ones: list[int]) -> bool:
     "(" (the left side of a 0 in a "30" read "310", of a lone 6 read "16"), while a bend the other way
     is as much a real "1"'s (a flag and a foot drawn to the left, the joint's rows pulling the middle
     right: down to -0.53 among the right ways of seeds 1000-4000) as a slice's."""
-    height = token.digit_size[0]
-    ink = token.image.gray > 0
-    for k in ones:
-        x, y, w, h = token.image.digit_boxes[k]
-        if stroke_bend(ink[max(y, 0):y + h, max(x, 0):x + w], height, h) > _BOW:
-            return True
-    return False
+    return any(_bows_at(token.image.gray, token.image.digit_boxes[k], token.digit_size[0]) for k in ones)
+
+
+def _bows_at(gray: npt.NDArray[np.uint8], box: _group.Box, height: float) -> bool:
+    """`_bows` of one box of the number image `gray` (only the box's ink is looked at)."""
+    x, y, w, h = box
+    return stroke_bend(gray[max(y, 0):y + h, max(x, 0):x + w] > 0, height, h) > _BOW
 
 
 def stroke_bend(piece: npt.NDArray[np.bool_], height: float, span: int) -> float:
@@ -313,14 +312,26 @@ def wide_ways(token: NumberToken, *, narrow: float = _ONE_NARROW, tall: float = 
     benches (truth zones, seeds 1000-4000 and bench_styles 16000 usual and small) every reading stays
     the same and the network reads 3 % fewer crops (434.1 -> 421.8 a photo on seed 1000, 408.0 ->
     395.2 on 3000)."""
+    return [way for way, _ in wide_ways_ones(token, narrow=narrow, tall=tall, habit=habit)]
+
+
+def wide_ways_ones(token: NumberToken, *, narrow: float = _ONE_NARROW, tall: float = _ONE_TALL,
+                   habit: bool = False) -> list[tuple[Way, tuple[_group.Box, ...]]]:
+    """`wide_ways`, each way with its `one_boxes` (none for the first way).
+
+    Decision: the boxes that made a way worth offering are handed on with it, because `one_boxes` of a
+    way finds them again (the glyph the way cuts otherwise than the first, then `_ones` of its cut,
+    a parabola fitted to each box's ink): the same boxes, found once. (Where a glyph's other cut is its
+    first cut again, the way is the first way and `one_boxes` finds no glyph cut otherwise: none.)"""
     first = tuple(tuple(cuts[0]) for cuts in token.glyph_cuts)
-    ways = [first]
+    ways: list[tuple[Way, tuple[_group.Box, ...]]] = [(first, ())]
     for g, cuts in enumerate(token.glyph_cuts):
         if max(box[2] for box in cuts[0]) > _swallow_limit(token, habit=habit):
             for option in cuts[1:]:
                 way = (*first[:g], tuple(option), *first[g + 1:])
-                if _ones(token, way, option, narrow=narrow, tall=tall):
-                    ways.append(way)
+                ones = _ones(token, way, option, narrow=narrow, tall=tall)
+                if ones:
+                    ways.append((way, ones if tuple(option) != first[g] else ()))
     return ways
 
 
@@ -339,12 +350,7 @@ def _ones(token: NumberToken, way: Way, option: tuple[_group.Box, ...], *, narro
     width = token.digit_size[1]
     top = max(box[3] for glyph in way for box in glyph)
     return tuple(box for box in option if box[2] < narrow * width and box[3] >= tall * top
-                 and not _bows(_with_boxes(token, (box,)), [0]))
-
-
-def _with_boxes(token: NumberToken, boxes: tuple[_group.Box, ...]) -> NumberToken:
-    """The token with `boxes` for its digit boxes."""
-    return replace(token, image=replace(token.image, digit_boxes=boxes))
+                 and not _bows_at(token.image.gray, box, token.digit_size[0]))
 
 
 def _digit_text(choice: Choice, *, tall: float = _ONE_TALL) -> tuple[str, tuple[float, ...]] | None:

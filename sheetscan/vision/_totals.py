@@ -36,9 +36,8 @@ from sheetscan.vision._swallow import (
     absorbed,
     finds_a_one,
     may_swallow,
-    one_boxes,
     swallows_a_one,
-    wide_ways,
+    wide_ways_ones,
 )
 from sheetscan.vision.recognise import DigitReading, NumberImage, NumberReading, Recognizer
 
@@ -188,7 +187,7 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
     # Sure and in step, but a glyph may have swallowed a "1": only that glyph's cuts whose "1" reads as one
     # (in a zone: `split_ok` holds the tokens of zones).
     swallowing = [t for t in tokens if id(t) not in needed and id(t) in split_ok and may_swallow(t)]
-    wide = dict(zip(map(id, swallowing), _read_ones([(t, wide_ways(t)) for t in swallowing], cache),
+    wide = dict(zip(map(id, swallowing), _read_ones([(t, wide_ways_ones(t)) for t in swallowing], cache),
                     strict=True))
     for token in tokens:
         if id(token) in needed:
@@ -223,8 +222,8 @@ def choose_cuts(recognizer: Recognizer, sequences: list[tuple[bool, bool, list[N
                             choices, picks, rising=rising, usual=free)
         if confirmed or (splits and _one_swallowed(choices)):
             habitual = [t for t in sequence if id(t) not in options and not t.crossed_out and t.glyph_cuts]
-            habit = dict(zip(map(id, habitual), _read_ones([(t, wide_ways(t, habit=True)) for t in habitual],
-                                                           cache), strict=True))
+            found_ones = [(t, wide_ways_ones(t, habit=True)) for t in habitual]
+            habit = dict(zip(map(id, habitual), _read_ones(found_ones, cache), strict=True))
             more = [(id(t), 2 * w, way_token(t, way), 0.0, 1) for t in sequence
                     if len(habit.get(id(t), ())) > 1 for w, way in enumerate(habit[id(t)])]
             if more:
@@ -304,8 +303,14 @@ def _splits(token: NumberToken, way: Way,
                  for start, end in itertools.pairwise((0, *cuts, len(way)))]
         if not all(sides):  # (a way that joins two glyphs leaves the glyph after the joint empty)
             continue
-        spaces = [_space(token, a, b, ends) / height for a, b in itertools.pairwise(sides)]
-        if len(cuts) == 1 or min(spaces) >= _WIDE_GAP:
+        # (A split in three is taken only where both its spaces are wide: the second is measured only
+        # when the first is.)
+        spaces: list[float] = []
+        for a, b in itertools.pairwise(sides):
+            spaces.append(_space(token, a, b, ends) / height)
+            if len(cuts) > 1 and spaces[-1] < _WIDE_GAP:
+                break
+        if len(cuts) == 1 or (len(spaces) == len(cuts) and min(spaces) >= _WIDE_GAP):
             out.append((sides, sum(map(split_cost, spaces))))
     return out
 
@@ -381,6 +386,7 @@ def _alternatives(choices: list[Choice]) -> list[Choice]:
         if len(reading.candidates) < 2:
             continue
         best = math.log(max(reading.confidence, 1e-6))
+        own = _noise_cost(token, reading)
         for k in range(1, len(reading.candidates)):
             value, probability = reading.candidates[k]
             ordered = ((value, probability), *reading.candidates[:k], *reading.candidates[k + 1:])
@@ -388,7 +394,7 @@ def _alternatives(choices: list[Choice]) -> list[Choice]:
             # (The cost of the boxes a value leaves out as noise is its own: "200" read from the boxes
             # whose "20" left the middle 0 out leaves none out.)
             out.append((((token, other),), score - best + math.log(max(probability, 1e-6)) - _ALTERNATIVE_COST
-                        - _noise_cost(token, reading) + _noise_cost(token, other)))
+                        - own + _noise_cost(token, other)))
     return out
 
 
@@ -419,9 +425,10 @@ def _unwritten(token: NumberToken, reading: NumberReading, found: list[Choice], 
     return [((), math.log(max(empty, 1e-6)) - _UNWRITTEN_COST)]
 
 
-def _read_ones(found: list[tuple[NumberToken, list[Way]]], cache: DigitCache) -> list[list[Way]]:
-    """Of each token's `wide_ways`, its first way and the ways whose "1" (`one_boxes`) reads likeliest
-    as a 1; the "1"s of all tokens are read in one batch.
+def _read_ones(found: list[tuple[NumberToken, list[tuple[Way, tuple[_group.Box, ...]]]]],
+               cache: DigitCache) -> list[list[Way]]:
+    """Of each token's `wide_ways` (each with its `one_boxes`: `wide_ways_ones`), its first way and the
+    ways whose "1" reads likeliest as a 1; the "1"s of all tokens are read in one batch.
 
     Decision: a way cut to find a "1" run into its digit is read in full only when what it cut off
     reads as a 1 at all, because that is all it is cut for: a slice of a digit that reads as another
@@ -433,14 +440,14 @@ def _read_ones(found: list[tuple[NumberToken, list[Way]]], cache: DigitCache) ->
     way, as before.
     """
     if not getattr(cache.recognizer, "reads_by_digit", False):
-        return [ways for _, ways in found]
-    asked = [(token, box) for token, ways in found for way in ways[1:] for box in one_boxes(token, way)]
+        return [[way for way, _ in ways] for _, ways in found]
+    asked = [(token, box) for token, ways in found for _, boxes in ways[1:] for box in boxes]
     read = cache.read([way_token(token, ((box,),)) for token, box in asked])
     ones = {(id(token.image.gray), box): bool(reading.digits) and bool(reading.digits[0].candidates)
             and reading.digits[0].candidates[0][0] == 1
             for (token, box), reading in zip(asked, read, strict=True)}
-    return [[ways[0]] + [way for way in ways[1:] if any(ones[(id(token.image.gray), box)]
-                                                         for box in one_boxes(token, way))]
+    return [[ways[0][0]] + [way for way, boxes in ways[1:] if any(ones[(id(token.image.gray), box)]
+                                                                  for box in boxes)]
             for token, ways in found]
 
 
