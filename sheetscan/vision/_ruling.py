@@ -84,7 +84,8 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     # its size): the ruling's pixels that are not ink, and their strength. Only those at least `level`
     # strong count: where writing runs along the ruling, the runs found take in paper beside it.
     ruling = cv2.bitwise_and(cv2.bitwise_and(faint, cv2.bitwise_not(mask)), at_least(strength, threshold))
-    ruling = np.asarray(ruling > 0, np.uint8)
+    # (1 where set, by cv2.threshold: as `ruling > 0` as uint8, without numpy's pass to bool and back)
+    ruling = np.asarray(cv2.threshold(ruling, 0, 1, cv2.THRESH_BINARY)[1], np.uint8)
     h, w = mask.shape
     reach = max(9, size // 4)
     # The middles as cv2 gives them: the sums of the places (exact in float64) over the area.
@@ -211,12 +212,25 @@ def written_on_ruling(strength: Mask, mask: Mask, level: Mask, upright: Mask, *,
     written = has & (over * 255.0 >= share * strong[ys, xs]) & (over >= darker * ruling)
     # Only ink darker than writing over the sheet's ruling is a line's: near pale writing the ruling passes
     # the lowered thresholds and is in `mask` too, all along the stroke.
-    sheet = float(cv2.mean(strength, mask=bare)[0]) / 255.0
+    sheet = _masked_mean(strength, bare) / 255.0
     dark = 255.0 * (1.0 - (1.0 - sheet) * (1.0 - share * float(strong.max()) / 255.0))
     inked = np.asarray(cv2.bitwise_and(mask, at_least(strength, min(255, int(np.ceil(dark))))), np.uint8)
     written &= ~_on_lines(inked, level, upright, xs, ys, size, line_share)
     out[ys[written], xs[written]] = 255
     return out
+
+
+def _masked_mean(image: Mask, mask: Mask) -> float:
+    """`cv2.mean(image, mask=mask)[0]` of a uint8 `image` and a 0/255 `mask`, as OpenCV computes it: the
+    whole-number sum of the pixels under the mask times the reciprocal of their count (0 where none).
+
+    Decision: the sum and the count by two plain passes (`cv2.sumElems` of the masked image, exact in
+    float64 below 2^53, and `cv2.countNonZero`), because OpenCV's masked mean goes over the sheet pixel by
+    pixel at ~15 times their cost (3.2-4.2 -> 0.2-0.3 ms a 12 MP photo's sheet) for the same number.
+    """
+    count = cv2.countNonZero(mask)
+    total = float(cv2.sumElems(cv2.bitwise_and(image, image, mask=mask))[0])
+    return total * (1.0 / count) if count else 0.0
 
 
 _SHRINK = 4

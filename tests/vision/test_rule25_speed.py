@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sheetscan.vision import _glare
-from sheetscan.vision._ruling import _rows
+from sheetscan.vision._ruling import _masked_mean, _rows
 
 
 def _paper(shape: tuple[int, int], seed: int, *, patch: float) -> tuple[np.ndarray, np.ndarray]:
@@ -87,3 +87,13 @@ def test_column_shrunk_and_blurred_as_a_row(seed: int) -> None:
     assert np.array_equal(down.T, along)
     reach = int(rng.integers(1, 80))
     assert np.array_equal(cv2.blur(down, (1, reach)).T, cv2.blur(along, (reach, 1)))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_masked_mean_is_opencvs(seed: int) -> None:
+    rng = np.random.default_rng(300 + seed)
+    shape = (int(rng.integers(1, 1800)), int(rng.integers(1, 2100)))
+    image = rng.integers(0, 256, shape, dtype=np.uint8)
+    share = [0.0, 1e-5, 0.01, 0.3, 0.9, 1.0][seed % 6]
+    mask = ((rng.random(shape) < share) * rng.integers(1, 256, shape)).astype(np.uint8)
+    assert _masked_mean(image, mask) == cv2.mean(image, mask=mask)[0]
