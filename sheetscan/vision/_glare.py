@@ -7,6 +7,8 @@ module measures how much of the ink's darkness it left (`_glare_kept`) and divid
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -59,13 +61,10 @@ def _glare_kept(darkest: Mask, paper: Mask, *, gate: float, least: float, across
     # The darkest ink within about two numbers' length (a 12th of the sheet) at a quarter of the size, where
     # strokes are still whole; all else at a 16th: light and glare change slowly.
     quarter = (max(1, width // 4), max(1, height // 4))
-    small = np.asarray(cv2.resize(darkest, quarter, interpolation=cv2.INTER_AREA), np.uint8)
-    if min(small.shape) < 64:
+    if min(quarter) < 64:
         return None
-    reach = max(5, (min(small.shape) // 12) | 1)
-    blacks4 = cv2.erode(small, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    reach = max(5, (min(quarter) // 12) | 1)
     coarse = (max(1, width // 16), max(1, height // 16))
-    blacks = np.asarray(cv2.resize(blacks4, coarse, interpolation=cv2.INTER_AREA), np.float32)
     lit = np.asarray(cv2.resize(paper, coarse, interpolation=cv2.INTER_AREA), np.float32)
     # The paper as the light alone would make it: the brightness with every bright patch narrower than
     # `across` of the sheet (glare) opened away; a broad lit stretch (beside a hand's shadow, a lamp's
@@ -74,9 +73,14 @@ def _glare_kept(darkest: Mask, paper: Mask, *, gate: float, least: float, across
     opened = cv2.morphologyEx(lit, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
     fit = np.minimum(np.asarray(cv2.GaussianBlur(opened, (0, 0), size / 6), np.float32), lit)
     soft = reach / 8
+    share_paper = (lit - fit) / np.maximum(255.0 - fit, 1.0)
+    if _no_core(share_paper, lit, fit, soft=soft, clipped=clipped, gate=gate):
+        return None
+    small = np.asarray(cv2.resize(darkest, quarter, interpolation=cv2.INTER_AREA), np.uint8)
+    blacks4 = cv2.erode(small, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    blacks = np.asarray(cv2.resize(blacks4, coarse, interpolation=cv2.INTER_AREA), np.float32)
     blacks = np.asarray(cv2.GaussianBlur(blacks, (0, 0), soft), np.float32)
     black = float(np.percentile(blacks, 5))
-    share_paper = (lit - fit) / np.maximum(255.0 - fit, 1.0)
     share_black = (blacks - black) / max(255.0 - black, 1.0)
     # Decision: where the blacks are lifted at least `confirm` of what the paper is, the glare is confirmed
     # and the paper's lift measures it, because the darkest ink around is often darker than what the sheet's
@@ -127,3 +131,30 @@ def _glare_kept(darkest: Mask, paper: Mask, *, gate: float, least: float, across
     box = cv2.boundingRect(np.asarray(full < 1.0, np.uint8))
     x0, y0, w, h = (int(v) for v in box)
     return np.asarray(full[y0:y0 + h, x0:x0 + w], np.float32), (x0, y0, w, h)
+
+
+_MARGIN = 1e-3
+"""How far above the gate the bound of `_no_core` must keep the ink's darkness everywhere: far more than the
+few float32 roundings by which the bound's arithmetic may stray from the exact."""
+
+
+def _no_core(share_paper: npt.NDArray[np.floating[Any]], lit: npt.NDArray[np.float32],
+             fit: npt.NDArray[np.float32],
+             *, soft: float, clipped: float, gate: float) -> bool:
+    """Whether `_glare_kept` finds no glare's core whatever the blacks are: the glare it measures is never
+    more than the paper's lift (`share_paper`, clipped and cut where the paper is clipped white, as there),
+    and with that as the glare the ink keeps more than 1 - `gate` (and `_MARGIN`) of its darkness everywhere.
+
+    Decision: the paper's lift alone is tried first, and the darkest ink (a quarter-size shrink of the
+    sheet, its erosion and shrink again: ~5 ms of a 12 MP photo's sheet) measured only where it does not
+    settle it, because the glare is the paper's lift or less at every place, the blur with its positive
+    weights keeps that order (each rounding step is monotone), and the ink keeps less of its darkness the
+    more glare there is: where even the paper's lift leaves more than the gate, no core is found, exactly as
+    the full measure finds none. Photos without glare left 0.70-0.87 by this bound (bench 1000, photos 0-3).
+    """
+    bound = np.clip(share_paper, 0.0, 0.95)
+    bound[lit >= clipped] = 0.0
+    bound = np.asarray(cv2.GaussianBlur(bound, (0, 0), soft), np.float32)
+    left = fit * (1.0 - bound)
+    kept = left / np.maximum(left + 255.0 * bound, 1.0)
+    return bool(float(kept.min()) >= 1.0 - gate + _MARGIN)
