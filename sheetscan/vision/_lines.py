@@ -357,8 +357,9 @@ def dark_ratio(image: U8, *, line_width: float = 3.0, channel: str = "min") -> N
     # Decision: divided by OpenCV (float32 out), because its quotient of two whole numbers up to 255 is
     # numpy's float32 one, every one of the 256 x 256 (tests/vision/test_pix25_speed.py), at a third of
     # the time (7.5 -> 2.2 ms a 12 MP photo's sheet, and the floor at 24 1.5 -> 0.2 ms).
-    # (OpenCV takes the 24 as a scalar for every pixel; its stubs know only arrays there.)
-    floor = np.asarray(cv2.max(np.ascontiguousarray(paper), 24), np.uint8)  # type: ignore[call-overload]
+    # (OpenCV takes the 24 as a scalar for every pixel; the stubs of OpenCV 5.0 know only arrays there,
+    # 5.1's a scalar too.)
+    floor = np.asarray(cv2.max(np.ascontiguousarray(paper), 24), np.uint8)  # type: ignore[call-overload, unused-ignore]
     ratio = np.asarray(cv2.divide(np.ascontiguousarray(dark), floor, dtype=cv2.CV_32F), np.float32)
     return ratio
 
