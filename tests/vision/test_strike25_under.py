@@ -8,29 +8,16 @@ Small synthetic masks whose answer is evident by construction."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
-from sheetscan.vision import _group, _strikes
+from sheetscan.vision import _strikes
+from tests.vision._stroke_masks import strikes_in, stroke_mask
 
-HEIGHT = 30  # the digit height of every mask below: stems from y = 10 to y = 40
 STEMS = [((24, 10), (24, 40)), ((56, 10), (56, 40))]  # an "11", both stems full height
 
 
-def _mask(strokes: list[tuple[tuple[int, int], tuple[int, int]]]) -> np.ndarray:
-    mask = np.zeros((60, 90), np.uint8)
-    for start, end in strokes:
-        cv2.line(mask, start, end, 255, 2)
-    return mask
-
-
-def _strikes_in(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    return _strikes.find_strikes(mask, _group.blobs_of(stats), height=HEIGHT, stroke=2)
-
-
 def test_a_line_through_the_middle_of_the_digits_is_a_strike() -> None:
-    found = _strikes_in(_mask([*STEMS, ((12, 25), (68, 25))]))
+    found = strikes_in(stroke_mask([*STEMS, ((12, 25), (68, 25))]))
     assert len(found) == 1
     assert abs(found[0][1] - 25) <= 2 and abs(found[0][3] - 25) <= 2
 
@@ -38,15 +25,15 @@ def test_a_line_through_the_middle_of_the_digits_is_a_strike() -> None:
 def test_a_line_at_the_digits_feet_is_no_strike() -> None:
     # Three pixels above the stems' ends: each stem keeps a pen's width of ink under the line, so the
     # line runs through both (as many as stand on it: none), but the number stands on it.
-    assert _strikes_in(_mask([*STEMS, ((12, 37), (68, 37))])) == []
+    assert strikes_in(stroke_mask([*STEMS, ((12, 37), (68, 37))])) == []
 
 
 def test_under_measures_the_ink_below_the_lines_middle() -> None:
-    mask = _mask([*STEMS, ((12, 25), (68, 25))])
+    mask = stroke_mask([*STEMS, ((12, 25), (68, 25))])
     ys, _ = np.nonzero(mask)
     lowest = int(ys.max())  # the stems' lowest pixel row (their pen's round end)
     assert _strikes._under(mask, (12, 25, 68, 25), stroke=2) == lowest - 25
     # A sloping segment is measured from its middle.
     assert _strikes._under(mask, (12, 23, 68, 27), stroke=2) == lowest - 25
     # Nothing but the segment's own stroke: nothing under it.
-    assert _strikes._under(_mask([((12, 25), (68, 25))]), (12, 25, 68, 25), stroke=2) == 0.0
+    assert _strikes._under(stroke_mask([((12, 25), (68, 25))]), (12, 25, 68, 25), stroke=2) == 0.0

@@ -4,12 +4,8 @@ and below it. Small synthetic masks whose answer is evident by construction."""
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
-
-from sheetscan.vision import _group, _strikes
-
-HEIGHT = 30  # the digit height of every mask below: strokes from y = 10 to y = 40
+from sheetscan.vision import _strikes
+from tests.vision._stroke_masks import strikes_in, stroke_mask
 
 # A "2" drawn square, its base run on to the right through the stem of the next digit (a "1" or a 4's
 # stem, standing full height): one level stroke from x = 14 to x = 66 at y = 32, two thirds down the
@@ -18,22 +14,10 @@ TWO_ON_ITS_BASE = [((18, 10), (34, 10)), ((34, 10), (34, 20)), ((34, 20), (18, 3
                    ((14, 32), (66, 32)), ((56, 10), (56, 40))]
 
 
-def _mask(strokes: list[tuple[tuple[int, int], tuple[int, int]]]) -> np.ndarray:
-    mask = np.zeros((60, 90), np.uint8)
-    for start, end in strokes:
-        cv2.line(mask, start, end, 255, 2)
-    return mask
-
-
-def _strikes_in(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
-    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    return _strikes.find_strikes(mask, _group.blobs_of(stats), height=HEIGHT, stroke=2)
-
-
 def test_a_twos_base_run_through_the_next_digit_is_no_strike() -> None:
     # The 2 stands on the line (all its ink above it), the stem is crossed: as many digits stand on it
     # as it runs through.
-    assert _strikes_in(_mask(TWO_ON_ITS_BASE)) == []
+    assert strikes_in(stroke_mask(TWO_ON_ITS_BASE)) == []
 
 
 def test_the_same_line_under_two_digits_it_crosses_is_a_strike() -> None:
@@ -41,13 +25,13 @@ def test_the_same_line_under_two_digits_it_crosses_is_a_strike() -> None:
     # at y = 28, 0.6 of the digits' height, where a strike goes: at y = 32 the stems would reach on
     # below it by 0.27 of a digit only, a digit's foot run on (`_strikes._STRIKE_UNDER`).)
     crossed = [((24, 10), (24, 40)), ((14, 28), (66, 28)), ((56, 10), (56, 40))]
-    found = _strikes_in(_mask(crossed))
+    found = strikes_in(stroke_mask(crossed))
     assert len(found) == 1
     assert abs(found[0][1] - 28) <= 2 and abs(found[0][3] - 28) <= 2
 
 
 def test_digits_standing_on_a_line_and_run_through_are_counted() -> None:
-    mask = _mask(TWO_ON_ITS_BASE)
+    mask = stroke_mask(TWO_ON_ITS_BASE)
     assert _strikes._standing_on(mask, (14, 32, 66, 32), stroke=2) == (1, 1)
     # Struck through the middle instead, the 2 keeps its top above the line and its base below it (the
     # base, under the stem, makes the two one run of ink across: one digit, run through).
