@@ -128,8 +128,8 @@ def line_pieces(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], str
     # matrix: each stack entry is solved as it would be alone (the same bits), for the ~150 candidates a
     # sheet has.
     found = [_Blob.of(labels, stats, int(label)) for label in candidates[candidates > 0]]
-    for label, blob in zip(candidates[candidates > 0], _axes(found), strict=True):
-        gone[label] = _runs_on_past_an_end(labels, blob, int(label), strength, silent, stroke=stroke,
+    for label, blob, axis in zip(candidates[candidates > 0], found, _axes(found), strict=True):
+        gone[label] = _runs_on_past_an_end(labels, blob, axis, int(label), strength, silent, stroke=stroke,
                                            share=share, along=along, longest_stroke=longest_stroke,
                                            drawn=drawn, strokes=strokes)
     return gone
@@ -153,13 +153,11 @@ class _Blob(NamedTuple):
     centred: npt.NDArray[np.float64]
     """`points` less `middle`."""
     spread: npt.NDArray[np.float64]
-    """The covariance of `points` (2 × 2), whose eigenvectors are its principal axes."""
-    axis: _Axis | None = None
-    """Its principal axis (`_stroke_axis`), once found (`_axes`)."""
+    """The covariance of `points` (2 × 2), whose eigenvectors are its principal axes (`_axes`)."""
 
     @staticmethod
     def of(labels: npt.NDArray[np.int32], stats: npt.NDArray[np.int32], label: int) -> _Blob:
-        """Blob `label` of `labels` (its box in `stats`), its axis not yet found."""
+        """Blob `label` of `labels` (its box in `stats`)."""
         x, y, w, h = (int(v) for v in stats[label, :4])
         own = labels[y:y + h, x:x + w] == label
         ys, xs = np.nonzero(own)
@@ -168,16 +166,17 @@ class _Blob(NamedTuple):
         return _Blob((x, y, w, h), own, ys, xs, points, middle, centred, spread)
 
 
-def _axes(blobs: list[_Blob]) -> list[_Blob]:
-    """The `blobs` with their principal axes, found in one call of the eigen-solver."""
+def _axes(blobs: list[_Blob]) -> list[_Axis]:
+    """The principal axes of `blobs` (`_stroke_axis` of each one's points), found in one call of the
+    eigen-solver."""
     if not blobs:
         return []
     values, vectors = np.linalg.eigh(np.stack([blob.spread for blob in blobs]))
-    return [blob._replace(axis=_axis_of(blob.middle, blob.centred, v, e))
+    return [_axis_of(blob.middle, blob.centred, v, e)
             for blob, v, e in zip(blobs, values, vectors, strict=True)]
 
 
-def _runs_on_past_an_end(labels: npt.NDArray[np.int32], found: _Blob, label: int,
+def _runs_on_past_an_end(labels: npt.NDArray[np.int32], found: _Blob, stroke_axis: _Axis, label: int,
                          strength: Mask, silent: Mask | None, *, stroke: float, share: float,
                          along: float, longest_stroke: float, single: float = 1.5, followed: float = 6.0,
                          drawn: Mask | None = None, strokes: npt.NDArray[np.bool_] | None = None) -> bool:
@@ -186,9 +185,9 @@ def _runs_on_past_an_end(labels: npt.NDArray[np.int32], found: _Blob, label: int
     or of any course with no more ink than `single` strokes wide along its length (`without_line_pieces`).
     The ridge is looked for along the blob's axis, and then along its own course, bending, for `followed`
     strokes (`_followed_ridge`). `strokes` (by label) marks the blobs that are single strokes, whose ink on
-    the axis's band is the line's next piece. `found` is the blob (`_Blob`, its axis found)."""
+    the axis's band is the line's next piece. `found` is the blob (`_Blob`) and `stroke_axis` its principal
+    axis (`_axes`)."""
     (x, y, w, h), blob, ys, xs, points = found.box, found.own, found.ys, found.xs, found.points
-    stroke_axis = found.axis if found.axis is not None else _stroke_axis(points)
     middle, axis, across, along_axis, length, thickness, ends = stroke_axis
     # (Its median darkness is worked out once for the rules below.)
     darkness: list[float] = []
