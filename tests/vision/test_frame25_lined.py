@@ -13,12 +13,12 @@ import cv2
 import numpy as np
 import pytest
 
-from sheetscan.vision._arrays import F64, U8, f64, u8
+from sheetscan.vision._arrays import F64, U8, u8
 from sheetscan.vision._frame_search import _drawn_frame_in, fitted
 from sheetscan.vision._grid_flat import _families, _pitch, grid_free
 from sheetscan.vision._lines import dark_ratio
+from tests.vision._squared_paper import PAPER, pencil_frame
 
-_PAPER = np.array([[150, 150], [760, 220], [700, 1080], [90, 1010]], np.float32)
 _LINE_WIDTH = 3.6
 _PITCH = 14
 
@@ -29,30 +29,23 @@ def _lined_photo(*, across: bool, rulings: bool = True) -> tuple[U8, F64, U8]:
     rng = np.random.default_rng(0)
     h, w = 1200, 900
     image = np.full((h, w, 3), 70.0)
-    cv2.fillPoly(image, [_PAPER.astype(np.int32)], (185, 200, 205))
-    turn = float(np.arctan2(_PAPER[1, 1] - _PAPER[0, 1], _PAPER[1, 0] - _PAPER[0, 0]))
+    cv2.fillPoly(image, [PAPER.astype(np.int32)], (185, 200, 205))
+    turn = float(np.arctan2(PAPER[1, 1] - PAPER[0, 1], PAPER[1, 0] - PAPER[0, 0]))
     along, side = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
     step, run = (along, side) if across else (side, along)
     lines = np.zeros((h, w), np.uint8)
     for k in range(-5, 90):
-        a, b = _PAPER[0] + _PITCH * k * step - 200 * run, _PAPER[0] + _PITCH * k * step + 1400 * run
+        a, b = PAPER[0] + _PITCH * k * step - 200 * run, PAPER[0] + _PITCH * k * step + 1400 * run
         cv2.line(lines, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, 1)
     paper = np.zeros((h, w), np.uint8)
-    cv2.fillPoly(paper, [_PAPER.astype(np.int32)], 255)
+    cv2.fillPoly(paper, [PAPER.astype(np.int32)], 255)
     printed = ((lines > 0) & (paper > 0)).astype(np.uint8) * 255
     if rulings:
         image[printed > 0] *= np.array([0.85, 0.88, 0.72])
-    cos, sin = np.cos(turn + 0.03), np.sin(turn + 0.03)
-    turned = np.array([[cos, -sin], [sin, cos]])
-    frame = np.array([[-220, -300], [220, -300], [220, 300], [-220, 300]]) @ turned.T + [430, 620]
-    inner = np.array([[-120, -180], [120, -180], [120, 180], [-120, 180]]) @ turned.T + [430, 620]
-    drawn = np.zeros((h, w), np.uint8)
-    cv2.polylines(drawn, [frame.astype(np.int32), inner.astype(np.int32)], True, 255, 2)
-    for (x0, y0), (x1, y1) in zip(frame.astype(int), inner.astype(int), strict=True):
-        cv2.line(drawn, (int(x0), int(y0)), (int(x1), int(y1)), 255, 2)
+    frame, drawn = pencil_frame((h, w), turn + 0.03)
     image[drawn > 0] *= 0.86
     image += rng.normal(0.0, 2.0, image.shape)
-    return np.clip(image, 0, 255).astype(np.uint8), f64(frame), printed
+    return np.clip(image, 0, 255).astype(np.uint8), frame, printed
 
 
 def _ratios(image: U8) -> dict[str, np.ndarray]:
@@ -69,7 +62,7 @@ def test_the_rulings_are_divided_out_and_the_paler_frame_kept(across: bool) -> N
     cv2.polylines(drawn, [np.round(frame).astype(np.int32)], True, 255, 1)
     near_frame = cv2.dilate(drawn, np.ones((9, 9), np.uint8))
     inside = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillPoly(inside, [cv2.convexHull(_PAPER.astype(np.int32))], 255)
+    cv2.fillPoly(inside, [cv2.convexHull(PAPER.astype(np.int32))], 255)
     inside = cv2.erode(inside, np.ones((25, 25), np.uint8))
     ruling = (printed > 0) & (inside > 0) & (near_frame == 0) & (ratios["min"] < 0.9)
     # Before: the rulings are darker than the pencil (0.86); after, they are paper and the frame is

@@ -14,10 +14,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sheetscan.vision._arrays import F64, U8, f64, u8
-from sheetscan.vision._frame_search import _drawn_in_darkest, fitted
-from sheetscan.vision._lines import dark_ratio
+from sheetscan.vision._arrays import F64, U8, f64
 from sheetscan.vision._quad import FrameCandidate, quad_area
+from tests.vision._darkest_outlines import chosen_in_darkest, corner_off
 
 _SIZE = 800
 _FRAME = f64([[160, 140], [640, 140], [640, 660], [160, 660]])
@@ -37,36 +36,26 @@ def _candidate(quad: F64) -> tuple[FrameCandidate, U8]:
     return FrameCandidate(quad, 1.0, quad_area(quad), ()), mask
 
 
-def _choose(image: U8, chosen: tuple[FrameCandidate, U8], other: tuple[FrameCandidate, U8]) -> F64:
-    darkest = dark_ratio(image, line_width=2.4, channel="min")
-    dark = u8(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    return fitted(_drawn_in_darkest(chosen, [chosen, other], darkest, dark), dark)
-
-
-def _off(quad: F64, truth: F64) -> float:
-    return float(np.hypot(*(quad - truth).T).max())
-
-
 def test_an_outline_closed_over_an_undrawn_side_gives_way_to_the_frame_drawn_whole() -> None:
     image = _paper(_FRAME)
     # The tall outline's ink (a step in the light, closing it at its level) is not on the photo.
-    assert _off(_choose(image, _candidate(_TALL), _candidate(_FRAME)), _FRAME) < 2.0
+    assert corner_off(chosen_in_darkest(image, _candidate(_TALL), _candidate(_FRAME)), _FRAME) < 2.0
 
 
 def test_an_outline_drawn_all_round_is_kept() -> None:
     image = _paper(_FRAME, _TALL)
-    assert _off(_choose(image, _candidate(_TALL), _candidate(_FRAME)), _TALL) < 2.0
+    assert corner_off(chosen_in_darkest(image, _candidate(_TALL), _candidate(_FRAME)), _TALL) < 2.0
 
 
 def test_an_outline_with_an_undrawn_side_is_kept_over_a_small_rectangle_inside_it() -> None:
     # Under half its area: the pulka rectangle, not the frame.
     inner = f64([[300, 300], [500, 300], [500, 500], [300, 500]])
     image = _paper(inner, _FRAME)
-    assert _off(_choose(image, _candidate(_TALL), _candidate(inner)), _TALL) < 2.0
+    assert corner_off(chosen_in_darkest(image, _candidate(_TALL), _candidate(inner)), _TALL) < 2.0
 
 
 def test_an_outline_with_two_sides_undrawn_is_kept() -> None:
     # Top and bottom moved out, 80 px each: two of its sides are not drawn.
     taller = f64([[160, 60], [640, 60], [640, 740], [160, 740]])
     image = _paper(_FRAME)
-    assert _off(_choose(image, _candidate(taller), _candidate(_FRAME)), taller) < 2.0
+    assert corner_off(chosen_in_darkest(image, _candidate(taller), _candidate(_FRAME)), taller) < 2.0

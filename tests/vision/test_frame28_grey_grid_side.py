@@ -15,9 +15,9 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
-from sheetscan.vision._frame_search import _drawn_in_darkest, fitted
-from sheetscan.vision._lines import dark_ratio
+from sheetscan.vision._frame_search import fitted
 from sheetscan.vision._quad import FrameCandidate, quad_area
+from tests.vision._darkest_outlines import chosen_in_darkest, corner_off
 
 _SIZE = 800
 _PAPER = (170, 200, 225)  # beige (BGR): its blue channel, the darkest, well under its red
@@ -53,22 +53,12 @@ def _sheet(frame_colour: tuple[int, int, int], line_colour: tuple[int, int, int]
     return image
 
 
-def _choose(image: U8, chosen: tuple[FrameCandidate, U8], other: tuple[FrameCandidate, U8]) -> F64:
-    darkest = dark_ratio(image, line_width=2.4, channel="min")
-    dark = u8(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    return fitted(_drawn_in_darkest(chosen, [other, chosen], darkest, dark), dark)
-
-
-def _off(quad: F64, truth: F64) -> float:
-    return float(np.hypot(*(quad - truth).T).max())
-
-
 def test_an_outline_on_a_grey_printed_line_gives_way_to_the_blue_frame_alike_inside_it() -> None:
     image = _sheet(_BLUE, _GREY)
     grid_level = _candidate(_OUTER, _mask(_OUTER, _FRAME))  # the brightest channel: both lines ink
     pen_level = _candidate(_FRAME, _mask(_FRAME))  # the darkest channel: the frame only
-    assert _off(fitted(grid_level, u8(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))), _OUTER) < 2.0
-    assert _off(_choose(image, grid_level, pen_level), _FRAME) < 2.0
+    assert corner_off(fitted(grid_level, u8(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))), _OUTER) < 2.0
+    assert corner_off(chosen_in_darkest(image, grid_level, pen_level), _FRAME) < 2.0
 
 
 def test_a_frame_drawn_outside_a_blue_line_is_kept_where_its_sides_are_drawn_in_every_channel() -> None:
@@ -76,7 +66,7 @@ def test_a_frame_drawn_outside_a_blue_line_is_kept_where_its_sides_are_drawn_in_
     image = _sheet(_BLUE, _DARK)
     outer = _candidate(_OUTER, _mask(_OUTER, _FRAME))
     inner = _candidate(_FRAME, _mask(_FRAME))
-    assert _off(_choose(image, outer, inner), _OUTER) < 2.0
+    assert corner_off(chosen_in_darkest(image, outer, inner), _OUTER) < 2.0
 
 
 def test_an_outline_on_a_grey_line_is_kept_where_no_outline_alike_is_drawn() -> None:
@@ -88,4 +78,4 @@ def test_an_outline_on_a_grey_line_is_kept_where_no_outline_alike_is_drawn() -> 
     _draw(image, inner, _BLUE)
     grey = _candidate(_OUTER, _mask(_OUTER))
     blue = _candidate(inner, _mask(inner))
-    assert _off(_choose(image, grey, blue), _OUTER) < 2.0
+    assert corner_off(chosen_in_darkest(image, grey, blue), _OUTER) < 2.0
