@@ -210,13 +210,22 @@ def written_on_ruling(strength: Mask, mask: Mask, level: Mask, upright: Mask, *,
     left[crossing] *= left[crossing]
     over = 1.0 - (1.0 - strength[ys, xs].astype(np.float64) / 255.0) / np.maximum(left, 1e-3)
     written = has & (over * 255.0 >= share * strong[ys, xs]) & (over >= darker * ruling)
+    # Decision: whether the ink is a line running on along the ruling (`_on_lines`) is asked only at the
+    # pixels that pass as writing by their darkness, and not at all when none does, because each pixel's
+    # answer is its own (its row or column and the 2 either side) and it only takes pixels away: the same
+    # mask, without measuring the drawn lines' ink lying on the runs (most of the candidates; in 47 of 56
+    # captured sheets of bench 1000 and 45000 usual, small, thin, motion nothing was written on the ruling;
+    # 20.2 -> 11.6 ms of CPU a call, the same masks).
+    if not written.any():
+        return out
+    xs, ys = xs[written], ys[written]
     # Only ink darker than writing over the sheet's ruling is a line's: near pale writing the ruling passes
     # the lowered thresholds and is in `mask` too, all along the stroke.
     sheet = _masked_mean(strength, bare) / 255.0
     dark = 255.0 * (1.0 - (1.0 - sheet) * (1.0 - share * float(strong.max()) / 255.0))
     inked = np.asarray(cv2.bitwise_and(mask, at_least(strength, min(255, int(np.ceil(dark))))), np.uint8)
-    written &= ~_on_lines(inked, level, upright, xs, ys, size, line_share)
-    out[ys[written], xs[written]] = 255
+    kept = ~_on_lines(inked, level, upright, xs, ys, size, line_share)
+    out[ys[kept], xs[kept]] = 255
     return out
 
 
