@@ -32,7 +32,8 @@ def line_width(lines: Mask) -> int:
 
 def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | None = None,
                   drawn_width: int | None = None, line_length: float | None = None,
-                  written: Mask | None = None, drawn_near: Mask | None = None) -> Mask:
+                  written: Mask | None = None, drawn_near: Mask | None = None,
+                  blobs: tuple[int, npt.NDArray[np.int32]] | None = None) -> Mask:
     """Take the lines out of `mask`, keeping line pixels where handwriting crosses a line.
 
     With `drawn` (the sheet's drawn lines, `drawn_width` their `line_width`), blobs that lie mostly
@@ -42,7 +43,9 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
 
     `written` (non-zero) is writing lying on the lines (`_ruling.written_on_ruling`): kept, and a side
     of the pieces of line it meets, but it gives back no line of its own (see below). `drawn_near` is
-    `drawn` dilated by a square of side 2 × `drawn_width` + 1, when the caller has it already.
+    `drawn` dilated by a square of side 2 × `drawn_width` + 1, when the caller has it already. `blobs` is the
+    8-connected blobs of `mask` (their count with the background, and labels right at least at every pixel
+    of ink), when the caller has labelled them.
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
     # (The drawn lines' width, measured here once where the caller did not give it: each use below needs it.)
@@ -59,7 +62,7 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     apart = None
     if drawn is not None and line_length:
         speck = 2 * width_drawn
-        apart = _apart_in_lines(mask, drawn, lines, speck=speck, longest=_DIGIT * line_length)
+        apart = _apart_in_lines(mask, drawn, lines, speck=speck, longest=_DIGIT * line_length, blobs=blobs)
     # Decision: the line given back is only what handwriting OFF the lines reaches, not what the writing
     # lying on them reaches, because the ruling beside and past a dark pen's stroke lying along it (its
     # soft edge, the stretch past the stroke's end) then came back as "crossed" between the stroke and the
@@ -158,13 +161,15 @@ _DIGIT = 0.3
 `line_length`): 0.3 of 0.2 of the sheet's shorter side is several digit heights."""
 
 
-def _apart_in_lines(mask: Mask, drawn: Mask, lines: Mask, *, speck: int, longest: float) -> Mask | None:
+def _apart_in_lines(mask: Mask, drawn: Mask, lines: Mask, *, speck: int, longest: float,
+                    blobs: tuple[int, npt.NDArray[np.int32]] | None = None) -> Mask | None:
     """The blobs of `mask` (non-zero) lying within the `drawn` lines' mask (non-zero, and a pixel around it;
     at least `WITHIN_MASK` of their ink), at least `speck` px and under `longest` px long either way, each
     in a piece of the mask of its own (`_island`) (255), or None when there is none.
 
     Each blob is a piece of ink apart from all others: with paper all round it, it is not joined to the line
-    it lies beside, whose own ink runs on along the line far past a digit's size.
+    it lies beside, whose own ink runs on along the line far past a digit's size. `blobs` is `mask`'s blobs
+    (as `remove_lines` takes them), when already labelled.
     """
     # Only the ink within the mask is looked at, by its places (few of the sheet's pixels); a blob's extent
     # is that of its ink within the mask (all of it but a few soft edge pixels). Its whole ink is counted
@@ -174,8 +179,11 @@ def _apart_in_lines(mask: Mask, drawn: Mask, lines: Mask, *, speck: int, longest
     points = cv2.findNonZero(inside)
     if points is None:
         return None
-    count, found = cv2.connectedComponents(mask, connectivity=8)
-    labels = np.asarray(found, np.int32)
+    if blobs is None:
+        count, found = cv2.connectedComponents(mask, connectivity=8)
+        labels = np.asarray(found, np.int32)
+    else:
+        count, labels = blobs
     xs, ys = np.asarray(points, np.int64).reshape(-1, 2).T
     stats = blob_stats(inside, labels, count, inked=(xs, ys))
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
