@@ -113,7 +113,7 @@ def blur_of(strength: Mask, *, again: float = 1.0, share: float = 0.005) -> floa
 
 
 def _squared_steepness(strength: Mask) -> npt.NDArray[np.float32]:
-    """The squared Sobel steepness of `strength` (3 × 3, across² + down²), as float32: whole numbers, exact."""
+    """The squared Sobel steepness of `strength` (3 × 3, across² + down²) as float32: whole numbers, exact."""
     across = cv2.Sobel(strength, cv2.CV_16S, 1, 0, ksize=3)
     down = cv2.Sobel(strength, cv2.CV_16S, 0, 1, ksize=3)
     squared = cv2.multiply(across, across, dtype=cv2.CV_32F)

@@ -354,7 +354,8 @@ def _filled(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[np.i
 
 
 def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32],
-              places: npt.NDArray[np.int64] | None = None) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+              places: npt.NDArray[np.int64] | None = None
+              ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The distinct (piece, side) label pairs (2 × K) where a pixel of side lies within one pixel
     (8-neighbourhood) of piece, and for each pair such a pixel of the side (K flat indices); where a
     side's pixel is that near to several pieces, only the one with the highest label counts (as a grey
@@ -393,7 +394,8 @@ def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32],
     return np.asarray(pairs, np.int64), np.asarray(flat[last][first], np.int64)
 
 
-def _across_the_line(places: npt.NDArray[np.int64], pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32],
+def _across_the_line(places: npt.NDArray[np.int64], pieces: npt.NDArray[np.int32],
+                     sides: npt.NDArray[np.int32],
                      pairs: npt.NDArray[np.int64], looked_at: npt.NDArray[np.bool_], lines: Mask, width: int
                      ) -> npt.NDArray[np.bool_]:
     """Per piece label (of `pieces`, the labelled pixels, listed in raster order in `places`: 2 × N, xs and

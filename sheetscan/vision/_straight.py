@@ -108,10 +108,10 @@ def half_size_lines(mask: Mask, size: int, *, without: Mask | None = None
         rest = cv2.bitwise_and(half, cv2.bitwise_not(at_least(shrunk(without, 2), 64)))
         # (and the pixels of `without` within `_CROSSING` px of the rest: where a line crosses it)
         side = 2 * _CROSSING + 1
-        searched = np.asarray(cv2.bitwise_or(rest, cv2.bitwise_and(half, cv2.dilate(rest, np.ones((side, side),
-                                                                                                 np.uint8)))),
-                              np.uint8)
-    found = cv2.HoughLinesP(searched, 1, np.pi / 180, threshold=size // 2, minLineLength=size // 2, maxLineGap=1)
+        crossed = cv2.bitwise_and(half, cv2.dilate(rest, np.ones((side, side), np.uint8)))
+        searched = np.asarray(cv2.bitwise_or(rest, crossed), np.uint8)
+    found = cv2.HoughLinesP(searched, 1, np.pi / 180, threshold=size // 2, minLineLength=size // 2,
+                            maxLineGap=1)
     return half, None if found is None else np.asarray(found, np.int32).reshape(-1, 4)
 
 

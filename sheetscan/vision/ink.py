@@ -148,7 +148,8 @@ def find_ink(
                                         strong=local, length=length, away=away))
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
-    mask, blobs = labelled_without_ruling_specks(mask, strength, level=0.5 * weak, length=length, faint=ruling)
+    mask, blobs = labelled_without_ruling_specks(mask, strength, level=0.5 * weak, length=length,
+                                                 faint=ruling)
     written = written_job.result()
     if drawn is not None and near is not None:
         # Decision: the stretches of a drawn line that the zone stage's mask left out between two of its ends,
@@ -166,10 +167,10 @@ def find_ink(
     # square: the same mask, made once.
     around = _around(drawn, drawn_width) if drawn is not None else None
     if lines.any():
-        # Decision: the blobs as the specks' rule labelled them are handed on to the line removal, which labels
-        # the same mask's blobs again for the writing the zone stage's mask took in (`_apart_in_lines`):
-        # every pixel of ink keeps its label (only whole specks went), so the same blobs, one labelling of the
-        # sheet fewer (~5-9 ms) on every sheet with faint ruling found.
+        # Decision: the blobs as the specks' rule labelled them are handed on to the line removal, which
+        # labelled the same mask's blobs again for the writing the zone stage's mask took in
+        # (`_apart_in_lines`): every pixel of ink keeps its label (only whole specks went), so the same
+        # blobs, one labelling of the sheet fewer (~5-9 ms) on every sheet with faint ruling found.
         mask = remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
                              line_length=max_extent * min(mask.shape), written=written, drawn_near=around,
                              blobs=blobs)
