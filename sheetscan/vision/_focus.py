@@ -72,14 +72,14 @@ def blur_of(strength: Mask, *, again: float = 1.0, share: float = 0.005) -> floa
     with the steepest strength, each a local peak of it): blurred again by σ `again`, an edge blurred by σ
     loses steepness by the ratio r = √(σ² + again²) / σ, so σ = again / √(r² − 1) (the median over the
     edges). 0.0 when nothing on the sheet has an edge."""
-    values = strength.astype(np.float32)
-    across = np.asarray(cv2.Sobel(values, cv2.CV_32F, 1, 0, ksize=3), np.float32)
-    down = np.asarray(cv2.Sobel(values, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    # Decision: the steepness is found from whole numbers (Sobel of the 8-bit strength, 16-bit), because
+    # every value on the way is a whole number below 2²⁴ (|Sobel| ≤ 1020, its square sum ≤ 2,080,800),
+    # which float32 holds exactly: the same squares, bit for bit, as from the float32 image, at about half
+    # the cost (the two float Sobels alone took 16 of this measure's 46 ms on a 12 MP photo's sheet).
     # Not cv2.magnitude: it gives the same input different last bits from call to call (its vector and
     # plain paths, by where the output lands in memory), and a blur measured a hair either side of
-    # `sharpened`'s gate, or a σ a hair off, changed which pixels passed as ink; numpy's arithmetic is
-    # exactly rounded every time.
-    squared = _squared_sum(across, down)
+    # `sharpened`'s gate, or a σ a hair off, changed which pixels passed as ink; the squares are exact.
+    squared = _squared_steepness(strength)
     height, width = squared.shape
     if height < 3 or width < 3:
         return 0.0
@@ -100,7 +100,7 @@ def blur_of(strength: Mask, *, again: float = 1.0, share: float = 0.005) -> floa
                             axis=0))
     peak = steep >= around
     ys, xs, steep = ys[peak], xs[peak], steep[peak]
-    blurred = np.asarray(cv2.GaussianBlur(values, (0, 0), again), np.float32)
+    blurred = np.asarray(cv2.GaussianBlur(strength.astype(np.float32), (0, 0), again), np.float32)
     gx = (blurred[ys - 1, xs + 1] + 2 * blurred[ys, xs + 1] + blurred[ys + 1, xs + 1]
           - blurred[ys - 1, xs - 1] - 2 * blurred[ys, xs - 1] - blurred[ys + 1, xs - 1])
     gy = (blurred[ys + 1, xs - 1] + 2 * blurred[ys + 1, xs] + blurred[ys + 1, xs + 1]
@@ -112,13 +112,12 @@ def blur_of(strength: Mask, *, again: float = 1.0, share: float = 0.005) -> floa
     return float(np.median(again / np.sqrt(ratio * ratio - 1.0)))
 
 
-def _squared_sum(across: npt.NDArray[np.float32], down: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """`across² + down²` pixel by pixel, rounded as numpy rounds `across * across + down * down` (each
-    product, then the sum, to float32), in `across`'s own memory (it is not needed afterwards)."""
-    np.multiply(across, across, out=across)
-    np.multiply(down, down, out=down)
-    np.add(across, down, out=across)
-    return across
+def _squared_steepness(strength: Mask) -> npt.NDArray[np.float32]:
+    """The squared Sobel steepness of `strength` (3 × 3, across² + down²) as float32: whole numbers, exact."""
+    across = cv2.Sobel(strength, cv2.CV_16S, 1, 0, ksize=3)
+    down = cv2.Sobel(strength, cv2.CV_16S, 0, 1, ksize=3)
+    squared = cv2.multiply(across, across, dtype=cv2.CV_32F)
+    return np.asarray(cv2.add(squared, cv2.multiply(down, down, dtype=cv2.CV_32F)), np.float32)
 
 
 def _least_square_reaching(level: np.float32) -> np.float32:

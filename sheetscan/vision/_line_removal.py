@@ -32,7 +32,8 @@ def line_width(lines: Mask) -> int:
 
 def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | None = None,
                   drawn_width: int | None = None, line_length: float | None = None,
-                  written: Mask | None = None, drawn_near: Mask | None = None) -> Mask:
+                  written: Mask | None = None, drawn_near: Mask | None = None,
+                  blobs: tuple[int, npt.NDArray[np.int32]] | None = None) -> Mask:
     """Take the lines out of `mask`, keeping line pixels where handwriting crosses a line.
 
     With `drawn` (the sheet's drawn lines, `drawn_width` their `line_width`), blobs that lie mostly
@@ -42,7 +43,9 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
 
     `written` (non-zero) is writing lying on the lines (`_ruling.written_on_ruling`): kept, and a side
     of the pieces of line it meets, but it gives back no line of its own (see below). `drawn_near` is
-    `drawn` dilated by a square of side 2 × `drawn_width` + 1, when the caller has it already.
+    `drawn` dilated by a square of side 2 × `drawn_width` + 1, when the caller has it already. `blobs` is the
+    8-connected blobs of `mask` (their count with the background, and labels right at least at every pixel
+    of ink), when the caller has labelled them.
     """
     lines = np.asarray(cv2.dilate((line_mask > 0).astype(np.uint8), np.ones((3, 3), np.uint8)), np.uint8)
     # (The drawn lines' width, measured here once where the caller did not give it: each use below needs it.)
@@ -59,7 +62,7 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     apart = None
     if drawn is not None and line_length:
         speck = 2 * width_drawn
-        apart = _apart_in_lines(mask, drawn, lines, speck=speck, longest=_DIGIT * line_length)
+        apart = _apart_in_lines(mask, drawn, lines, speck=speck, longest=_DIGIT * line_length, blobs=blobs)
     # Decision: the line given back is only what handwriting OFF the lines reaches, not what the writing
     # lying on them reaches, because the ruling beside and past a dark pen's stroke lying along it (its
     # soft edge, the stretch past the stroke's end) then came back as "crossed" between the stroke and the
@@ -87,7 +90,12 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     keep = np.zeros(max(count, 1), dtype=bool)
     crossed_sides = np.zeros(max(sides_count, 1), dtype=bool)
     if count > 1:
-        pairs, seeds = _touching(pieces, sides)
+        # Decision: the crossing pieces' places listed once, for every rule below that looks at them (who
+        # touches them, which lie on the drawn lines, from which side they are reached, which are given
+        # back), because each listing went over the whole sheet (~2.5 ms) for the same few pixels, four
+        # times: the same places in the same (raster) order.
+        places = np.asarray(cv2.findNonZero(crossing), np.int64).reshape(-1, 2).T
+        pairs, seeds = _touching(pieces, sides, places)
         every, every_seeds = pairs, seeds
         if drawn is not None and pairs.shape[1]:
             # Decision: at a piece of the drawn lines, a side lying wholly within half a line width of them
@@ -95,7 +103,7 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
             # crossing. Otherwise a line with fringes on both sides got its masked ink back as "crossed" and
             # was read (a stub on a "1" as a 7's bar, a line's end as "9"). Not at the ruling of squared
             # or lined paper: the writing crossing it lies near the drawn lines too.
-            xs, ys = np.asarray(cv2.findNonZero(crossing), np.int64).reshape(-1, 2).T
+            xs, ys = places
             on_drawn = np.zeros(count, dtype=bool)
             on_drawn[pieces[ys, xs][drawn[ys, xs] > 0]] = True
             looked_at = on_drawn[pairs[0]]
@@ -123,8 +131,7 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
             np.maximum.at(longest, every[0][kept_pairs], extent[every[1][kept_pairs]])
             digits = keep & (longest < (0.3 * line_length if line_length else np.inf))
             if digits.any():
-                across = _across_the_line(np.asarray(crossing, np.uint8), pieces, sides, every, digits,
-                                          barrier, width)
+                across = _across_the_line(places, pieces, sides, every, digits, barrier, width)
                 keep &= ~digits | across
     if drawn is not None:
         without = drop_line_fringes(without, sides, sides_count, drawn, width_drawn, crossed_sides,
@@ -136,7 +143,7 @@ def remove_lines(mask: Mask, line_mask: npt.NDArray[np.uint8], *, drawn: Mask | 
     if not keep.any():
         return without
     # The crossing pieces are few pixels: given back by their places rather than a lookup over the sheet.
-    xs, ys = np.asarray(cv2.findNonZero(crossing), np.int64).reshape(-1, 2).T
+    xs, ys = places
     given = keep[pieces[ys, xs]]
     out = without.copy()
     out[ys[given], xs[given]] = 255
@@ -154,13 +161,15 @@ _DIGIT = 0.3
 `line_length`): 0.3 of 0.2 of the sheet's shorter side is several digit heights."""
 
 
-def _apart_in_lines(mask: Mask, drawn: Mask, lines: Mask, *, speck: int, longest: float) -> Mask | None:
+def _apart_in_lines(mask: Mask, drawn: Mask, lines: Mask, *, speck: int, longest: float,
+                    blobs: tuple[int, npt.NDArray[np.int32]] | None = None) -> Mask | None:
     """The blobs of `mask` (non-zero) lying within the `drawn` lines' mask (non-zero, and a pixel around it;
     at least `WITHIN_MASK` of their ink), at least `speck` px and under `longest` px long either way, each
     in a piece of the mask of its own (`_island`) (255), or None when there is none.
 
     Each blob is a piece of ink apart from all others: with paper all round it, it is not joined to the line
-    it lies beside, whose own ink runs on along the line far past a digit's size.
+    it lies beside, whose own ink runs on along the line far past a digit's size. `blobs` is `mask`'s blobs
+    (as `remove_lines` takes them), when already labelled.
     """
     # Only the ink within the mask is looked at, by its places (few of the sheet's pixels); a blob's extent
     # is that of its ink within the mask (all of it but a few soft edge pixels). Its whole ink is counted
@@ -170,8 +179,11 @@ def _apart_in_lines(mask: Mask, drawn: Mask, lines: Mask, *, speck: int, longest
     points = cv2.findNonZero(inside)
     if points is None:
         return None
-    count, found = cv2.connectedComponents(mask, connectivity=8)
-    labels = np.asarray(found, np.int32)
+    if blobs is None:
+        count, found = cv2.connectedComponents(mask, connectivity=8)
+        labels = np.asarray(found, np.int32)
+    else:
+        count, labels = blobs
     xs, ys = np.asarray(points, np.int64).reshape(-1, 2).T
     stats = blob_stats(inside, labels, count, inked=(xs, ys))
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
@@ -341,7 +353,8 @@ def _filled(without: Mask, which: npt.NDArray[np.int64], seeds: npt.NDArray[np.i
         mark += 1
 
 
-def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]
+def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32],
+              places: npt.NDArray[np.int64] | None = None
               ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The distinct (piece, side) label pairs (2 × K) where a pixel of side lies within one pixel
     (8-neighbourhood) of piece, and for each pair such a pixel of the side (K flat indices); where a
@@ -349,13 +362,18 @@ def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]
     dilation of the piece labels would give).
 
     The pieces are few and small (where handwriting meets a line), so only their neighbourhoods are
-    looked at rather than the whole sheet.
+    looked at rather than the whole sheet. `places` (2 × N: xs, ys) are the pieces' pixels in raster order
+    (`cv2.findNonZero`), when the caller has listed them.
     """
     h, w = pieces.shape
-    points = cv2.findNonZero(np.asarray(pieces > 0, np.uint8))
-    if points is None:
+    if places is None:
+        points = cv2.findNonZero(np.asarray(pieces > 0, np.uint8))
+        if points is None:
+            return np.zeros((2, 0), np.int64), np.zeros(0, np.int64)
+        places = np.asarray(points, np.int64).reshape(-1, 2).T
+    xs, ys = places
+    if xs.size == 0:
         return np.zeros((2, 0), np.int64), np.zeros(0, np.int64)
-    xs, ys = (np.asarray(points, np.int64).reshape(-1, 2)).T
     labels = pieces[ys, xs].astype(np.int64)
     dy, dx = (d.ravel() for d in np.mgrid[-1:2, -1:2])
     ty, tx = (ys[:, None] + dy[None, :]).ravel(), (xs[:, None] + dx[None, :]).ravel()
@@ -376,10 +394,12 @@ def _touching(pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32]
     return np.asarray(pairs, np.int64), np.asarray(flat[last][first], np.int64)
 
 
-def _across_the_line(crossing: Mask, pieces: npt.NDArray[np.int32], sides: npt.NDArray[np.int32],
+def _across_the_line(places: npt.NDArray[np.int64], pieces: npt.NDArray[np.int32],
+                     sides: npt.NDArray[np.int32],
                      pairs: npt.NDArray[np.int64], looked_at: npt.NDArray[np.bool_], lines: Mask, width: int
                      ) -> npt.NDArray[np.bool_]:
-    """Per piece label (of `pieces`, the labelled non-zero pixels of `crossing`): False for the pieces in
+    """Per piece label (of `pieces`, the labelled pixels, listed in raster order in `places`: 2 × N, xs and
+    ys): False for the pieces in
     `looked_at` whose sides (`pairs`: piece, side) all reach it from one side of the lines; True otherwise.
 
     Two digits written against a line from the same side (hanging from it, standing on it) reach the same
@@ -391,7 +411,7 @@ def _across_the_line(crossing: Mask, pieces: npt.NDArray[np.int32], sides: npt.N
     """
     out = np.ones(len(looked_at), dtype=bool)
     h, w = pieces.shape
-    xs, ys = np.asarray(cv2.findNonZero(crossing), np.int64).reshape(-1, 2).T
+    xs, ys = places
     labels = pieces[ys, xs]
     on = looked_at[labels]
     order = np.argsort(labels[on], kind="stable")  # by piece

@@ -11,13 +11,21 @@ import numpy.typing as npt
 from sheetscan.vision._line_pieces import blob_stats
 from sheetscan.vision._lines import at_least, cleared, opening, shrunk
 
-__all__ = ["faint_ruling", "without_ruling_specks", "written_on_ruling"]
+__all__ = ["faint_ruling", "labelled_without_ruling_specks", "without_ruling_specks", "written_on_ruling"]
 
 Mask = npt.NDArray[np.uint8]
 
 
 def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: float,
                            share: float = 0.9, darker: float = 2.0, faint: Mask | None = None) -> Mask:
+    """`labelled_without_ruling_specks`' mask alone."""
+    return labelled_without_ruling_specks(mask, strength, level=level, length=length, share=share,
+                                          darker=darker, faint=faint)[0]
+
+
+def labelled_without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: float,
+                                   share: float = 0.9, darker: float = 2.0, faint: Mask | None = None
+                                   ) -> tuple[Mask, tuple[int, npt.NDArray[np.int32]] | None]:
     """`mask` less the blobs that are pieces of faint ruling: more than 2 px, shorter either way than the
     ruling's runs (`length`, at least 60 px), with at least `share` of their ink on the ruling
     (`faint_ruling`), and on average no more than `darker` times as strong as the ruling around them (the
@@ -31,13 +39,18 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     against a printed tint), and writing that is not on it lies off it. The ruling's measure is what did
     not pass for ink: beside a drawn line, which does, that is the line's soft edges, not the line.
     `faint` is `faint_ruling(strength, level=level, length=length)` when already found.
+
+    Returned with the blobs of `mask` as labelled here (their count with the background, and the labels:
+    8-connected, numbered in no particular order), when they were (None when the sheet has no faint ruling
+    or no ink): the specks taken out keep their labels, so for the mask returned they hold for every pixel
+    that is ink.
     """
     size = max(60, int(length))
     threshold = int(np.ceil(level * 255))
     if faint is None:
         faint = faint_ruling(strength, level=level, length=size)
     if not faint.any():
-        return mask
+        return mask, None
     # (Labels alone, and the blobs' statistics and middles from the inked pixels: cv2's statistics over the
     # whole sheet cost four times the labelling.)
     # Decision: labelled by Wu's algorithm (`cv2.CCL_WU`), because it gives the same blobs as the default
@@ -46,10 +59,11 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     # the blob's number.
     count, found_labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_WU)
     if count <= 1:
-        return mask
+        return mask, None
     # A speck spreads a pixel beyond the averaged ruling it sits on.
     band = cv2.dilate(faint, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     labels = np.asarray(found_labels, np.int32)
+    blobs = (int(count), labels)
     xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
     # Decision: the sheets looked up at the ink's pixels by their places in the flattened sheet (`np.take`),
     # because that is the same values at about half the cost of indexing by row and column.
@@ -66,13 +80,13 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     maybe = (on_band >= share * np.maximum(area, 1)) & (area > 2) & (area < size * size)
     maybe[0] = False
     if not maybe.any():
-        return mask
+        return mask, blobs
     near = maybe[which]
     stats = blob_stats(mask, labels, count, (xs[near], ys[near]))
     extent = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     candidates = np.flatnonzero(maybe & (extent < size))
     if candidates.size == 0:
-        return mask
+        return mask, blobs
     # Decision: the candidates' sums (strength, places) over the pixels of the blobs that may be specks
     # (`near`) alone, because only the candidates' are read and each blob's pixels are summed in the same
     # order as over the whole sheet (a blob's pixels are all near or none): the same bits.
@@ -100,11 +114,11 @@ def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: f
     drop = np.zeros(count, dtype=bool)
     drop[candidates] = (found > 0) & (mean[candidates] <= darker * around)
     if not drop.any():
-        return mask
+        return mask, blobs
     gone = drop[which]
     out = mask.copy()
     out[ys[gone], xs[gone]] = 0
-    return out
+    return out, blobs
 
 
 _DIRECT = 0.1
@@ -210,13 +224,22 @@ def written_on_ruling(strength: Mask, mask: Mask, level: Mask, upright: Mask, *,
     left[crossing] *= left[crossing]
     over = 1.0 - (1.0 - strength[ys, xs].astype(np.float64) / 255.0) / np.maximum(left, 1e-3)
     written = has & (over * 255.0 >= share * strong[ys, xs]) & (over >= darker * ruling)
+    # Decision: whether the ink is a line running on along the ruling (`_on_lines`) is asked only at the
+    # pixels that pass as writing by their darkness, and not at all when none does, because each pixel's
+    # answer is its own (its row or column and the 2 either side) and it only takes pixels away: the same
+    # mask, without measuring the drawn lines' ink lying on the runs (most of the candidates; in 47 of 56
+    # captured sheets of bench 1000 and 45000 usual, small, thin, motion nothing was written on the ruling;
+    # 20.2 -> 11.6 ms of CPU a call, the same masks).
+    if not written.any():
+        return out
+    xs, ys = xs[written], ys[written]
     # Only ink darker than writing over the sheet's ruling is a line's: near pale writing the ruling passes
     # the lowered thresholds and is in `mask` too, all along the stroke.
     sheet = _masked_mean(strength, bare) / 255.0
     dark = 255.0 * (1.0 - (1.0 - sheet) * (1.0 - share * float(strong.max()) / 255.0))
     inked = np.asarray(cv2.bitwise_and(mask, at_least(strength, min(255, int(np.ceil(dark))))), np.uint8)
-    written &= ~_on_lines(inked, level, upright, xs, ys, size, line_share)
-    out[ys[written], xs[written]] = 255
+    kept = ~_on_lines(inked, level, upright, xs, ys, size, line_share)
+    out[ys[kept], xs[kept]] = 255
     return out
 
 

@@ -45,7 +45,7 @@ from sheetscan.vision._line_removal import line_width, remove_lines
 from sheetscan.vision._lines import INK_REACH, INK_STRONG, INK_WEAK, at_least, cleared, seeded
 from sheetscan.vision._long_blobs import cut_long_blobs, drop_long_blobs
 from sheetscan.vision._motion import steadied
-from sheetscan.vision._ruling import faint_ruling, without_ruling_specks, written_on_ruling
+from sheetscan.vision._ruling import faint_ruling, labelled_without_ruling_specks, written_on_ruling
 from sheetscan.vision._straight import past_line_ends, straight_lines
 from sheetscan.vision._stroke_width import Middles, median_stroke_width
 from sheetscan.vision._threads import in_background
@@ -148,7 +148,8 @@ def find_ink(
                                         strong=local, length=length, away=away))
     if line_mask is not None and line_mask.shape[:2] == mask.shape:
         lines = np.maximum(lines, (line_mask > 0).astype(np.uint8) * 255)
-    mask = without_ruling_specks(mask, strength, level=0.5 * weak, length=length, faint=ruling)
+    mask, blobs = labelled_without_ruling_specks(mask, strength, level=0.5 * weak, length=length,
+                                                 faint=ruling)
     written = written_job.result()
     if drawn is not None and near is not None:
         # Decision: the stretches of a drawn line that the zone stage's mask left out between two of its ends,
@@ -166,8 +167,13 @@ def find_ink(
     # square: the same mask, made once.
     around = _around(drawn, drawn_width) if drawn is not None else None
     if lines.any():
+        # Decision: the blobs as the specks' rule labelled them are handed on to the line removal, which
+        # labelled the same mask's blobs again for the writing the zone stage's mask took in
+        # (`_apart_in_lines`): every pixel of ink keeps its label (only whole specks went), so the same
+        # blobs, one labelling of the sheet fewer (~5-9 ms) on every sheet with faint ruling found.
         mask = remove_lines(mask, lines, drawn=drawn, drawn_width=drawn_width,
-                             line_length=max_extent * min(mask.shape), written=written, drawn_near=around)
+                             line_length=max_extent * min(mask.shape), written=written, drawn_near=around,
+                             blobs=blobs)
     # Decision: handwriting joined to a long blob is kept only when the sheet's drawn lines are given (the
     # reading of a sheet): a blob that long is then a line the zone stage did not give, and the digits
     # written against it are cut off it (`cut_long_blobs`). Without them (the ink of everything, as the
