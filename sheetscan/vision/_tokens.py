@@ -9,7 +9,7 @@ few numbers and keeps one (`numbers.read_numbers`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -17,6 +17,8 @@ from sheetscan.vision import _group
 from sheetscan.vision._steps import USUAL_STEP
 from sheetscan.vision.recognise import NumberImage
 
+GlyphWays = tuple[tuple[_group.Box, ...], ...]
+"""The ways to cut one glyph into digit boxes, the likeliest first."""
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 
 
@@ -37,9 +39,10 @@ class NumberToken:
     """The crop turned to read normally, with its digit boxes, for the recogniser."""
     crossed_out: bool
     """A strike runs through most of its digits."""
-    glyph_cuts: tuple[tuple[tuple[_group.Box, ...], ...], ...] = ()
+    glyph_cuts: Sequence[GlyphWays] = ()
     """For each glyph, the ways to cut it into digit boxes (in `image` coordinates), the one used in
-    `image` first: a wide glyph may be one wide digit or two touching ones."""
+    `image` first: a wide glyph may be one wide digit or two touching ones. (Cut from ink, a
+    `GlyphCuts`: the other ways are found only when first asked for.)"""
     digit_size: tuple[float, float] = (0.0, 0.0)
     """The block's typical digit (height, width) in pixels; (0, 0) when unknown."""
     glyph_joins: tuple[tuple[int, _group.Box], ...] = ()
@@ -132,3 +135,52 @@ class Lazily(Sequence[NumberToken]):
                 return
             yield self._done[i]
             i += 1
+
+
+class GlyphCuts(Sequence[GlyphWays]):
+    """A number's `NumberToken.glyph_cuts` whose other ways are found only when they are asked for: how
+    many glyphs there are is known, and nothing more is cut for it (`len`, truth).
+
+    Decision: lazily, because the other ways of cutting a glyph are read only for the numbers that are
+    unsure or out of step, may have swallowed a "1" or are the circle's (`_totals.choose_cuts`,
+    `_angles.circle_number`), while finding them (`_digit_cuts.cut_options`) was about 60 ms of CPU a
+    photo on bench seed 1000, mostly for numbers read surely and in step; the ways are the same.
+    """
+
+    def __init__(self, count: int, find: Callable[[], tuple[GlyphWays, ...]]) -> None:
+        self._count = count
+        self._find: Callable[[], tuple[GlyphWays, ...]] | None = find
+        self._ways: tuple[GlyphWays, ...] = ()
+
+    def _all(self) -> tuple[GlyphWays, ...]:
+        if self._find is not None:
+            ways = self._find()
+            if len(ways) != self._count:
+                raise ValueError(f"{len(ways)} glyphs cut where {self._count} were counted")
+            self._ways, self._find = ways, None
+        return self._ways
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> GlyphWays: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[GlyphWays, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> GlyphWays | tuple[GlyphWays, ...]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[GlyphWays]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, GlyphCuts):
+            other = other._all()
+        return isinstance(other, tuple) and self._all() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"GlyphCuts({self._all()!r})"
