@@ -292,18 +292,16 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
     firsts = [shifted(_digit_cuts.digit_boxes(glyph, mask, height=height, width=width))
               for glyph in group.glyphs]
 
-    def every_way() -> tuple[tuple[tuple[_group.Box, ...], ...], ...]:
-        options: list[tuple[tuple[_group.Box, ...], ...]] = []
-        for g, glyph in enumerate(group.glyphs):
-            # Decision: a glyph after one that ends in a dot touching its foot leads a number too
-            # (`_group.ink_end`), and is offered a "1" and two more digits, because the dot ends the
-            # number before it (bench 1003: "128.153" one token, the 1 of 153 leaning into the 5).
-            leading = g == 0 or _group.ends_in_dot(crop, (shifted([group.glyphs[g - 1].box])[0],),
-                                                   height=height)
-            cuts = _digit_cuts.cut_options(glyph, mask, height=height, width=width,
-                                           narrowest=_AMBIGUOUS_WIDTH, edges=_EDGE_WIDTH, leading=leading)
-            options.append(tuple(tuple(shifted(cut)) for cut in cuts))
-        return tuple(options)
+    def ways_of(g: int) -> tuple[tuple[_group.Box, ...], ...]:
+        glyph = group.glyphs[g]
+        # Decision: a glyph after one that ends in a dot touching its foot leads a number too
+        # (`_group.ink_end`), and is offered a "1" and two more digits, because the dot ends the number
+        # before it (bench 1003: "128.153" one token, the 1 of 153 leaning into the 5).
+        leading = g == 0 or _group.ends_in_dot(crop, (shifted([group.glyphs[g - 1].box])[0],), height=height)
+        cuts = _digit_cuts.cut_options(glyph, mask, height=height, width=width, narrowest=_AMBIGUOUS_WIDTH,
+                                       edges=_EDGE_WIDTH, leading=leading)
+        return tuple(tuple(shifted(cut)) for cut in cuts)
+
     joins: list[tuple[int, _group.Box]] = []
     for g, (a, b) in enumerate(itertools.pairwise(group.glyphs)):
         (ax, ay, aw, ah), (bx, by, bw, bh) = a.box, b.box
@@ -313,7 +311,7 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
                 and (not apart or min(ah, bh) < _JOIN_PIECE * height)):
             top, bottom = min(ay, by), max(ay + ah, by + bh)
             joins.append((g, shifted([(left, top, right - left, bottom - top)])[0]))
-    return crop, (firsts, GlyphCuts(len(firsts), every_way)), tuple(joins), (x, y, w, h)
+    return crop, (firsts, GlyphCuts(firsts, ways_of)), tuple(joins), (x, y, w, h)
 
 
 def _of_labels(labels: npt.NDArray[np.int32], chosen: Sequence[int] | npt.NDArray[np.int64],

@@ -138,30 +138,37 @@ class Lazily(Sequence[NumberToken]):
 
 
 class GlyphCuts(Sequence[GlyphWays]):
-    """A number's `NumberToken.glyph_cuts` whose other ways are found only when they are asked for: how
-    many glyphs there are is known, and nothing more is cut for it (`len`, truth).
+    """A number's `NumberToken.glyph_cuts` whose glyphs' other ways are found only when they are asked
+    for, glyph by glyph: how many glyphs there are and each one's first way (`firsts`) are known, and
+    nothing more is cut for them (`len`, truth, `firsts`).
 
     Decision: lazily, because the other ways of cutting a glyph are read only for the numbers that are
-    unsure or out of step, may have swallowed a "1" or are the circle's (`_totals.choose_cuts`,
-    `_angles.circle_number`), while finding them (`_digit_cuts.cut_options`) was about 60 ms of CPU a
-    photo on bench seed 1000, mostly for numbers read surely and in step; the ways are the same.
+    unsure or out of step, may have swallowed a "1" (only their wide glyphs) or are the circle's
+    (`_totals.choose_cuts`, `_angles.circle_number`), while finding them (`_digit_cuts.cut_options`)
+    for every number cut was about 60 ms of CPU a photo on bench seed 1000 (read alone, one thread),
+    mostly for numbers read surely and in step; the ways are the same.
     """
 
-    def __init__(self, count: int, find: Callable[[], tuple[GlyphWays, ...]]) -> None:
-        self._count = count
-        self._find: Callable[[], tuple[GlyphWays, ...]] | None = find
-        self._ways: tuple[GlyphWays, ...] = ()
+    def __init__(self, firsts: Sequence[tuple[_group.Box, ...]], find: Callable[[int], GlyphWays]) -> None:
+        self.firsts: tuple[tuple[_group.Box, ...], ...] = tuple(tuple(first) for first in firsts)
+        """Each glyph's first way (the likeliest), as `self[g][0]` would give it."""
+        self._find = find
+        self._ways: list[GlyphWays | None] = [None] * len(self.firsts)
+
+    def _glyph(self, index: int) -> GlyphWays:
+        ways = self._ways[index]
+        if ways is None:
+            ways = self._find(index)
+            if not ways or ways[0] != self.firsts[index]:
+                raise ValueError(f"glyph {index}'s ways {ways} do not start with its first way")
+            self._ways[index] = ways
+        return ways
 
     def _all(self) -> tuple[GlyphWays, ...]:
-        if self._find is not None:
-            ways = self._find()
-            if len(ways) != self._count:
-                raise ValueError(f"{len(ways)} glyphs cut where {self._count} were counted")
-            self._ways, self._find = ways, None
-        return self._ways
+        return tuple(self._glyph(g) for g in range(len(self.firsts)))
 
     def __len__(self) -> int:
-        return self._count
+        return len(self.firsts)
 
     @overload
     def __getitem__(self, index: int) -> GlyphWays: ...
@@ -170,10 +177,14 @@ class GlyphCuts(Sequence[GlyphWays]):
     def __getitem__(self, index: slice) -> tuple[GlyphWays, ...]: ...
 
     def __getitem__(self, index: int | slice) -> GlyphWays | tuple[GlyphWays, ...]:
-        return self._all()[index]
+        if isinstance(index, slice):
+            return tuple(self._glyph(g) for g in range(len(self.firsts))[index])
+        if not -len(self.firsts) <= index < len(self.firsts):
+            raise IndexError(index)
+        return self._glyph(index % len(self.firsts))
 
     def __iter__(self) -> Iterator[GlyphWays]:
-        return iter(self._all())
+        return (self._glyph(g) for g in range(len(self.firsts)))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, GlyphCuts):
@@ -184,3 +195,9 @@ class GlyphCuts(Sequence[GlyphWays]):
 
     def __repr__(self) -> str:
         return f"GlyphCuts({self._all()!r})"
+
+
+def first_way(token: NumberToken) -> tuple[tuple[_group.Box, ...], ...]:
+    """Each glyph's first way of the token's `glyph_cuts`, no other way found for it (`GlyphCuts.firsts`)."""
+    cuts = token.glyph_cuts
+    return cuts.firsts if isinstance(cuts, GlyphCuts) else tuple(tuple(ways[0]) for ways in cuts)
