@@ -202,7 +202,7 @@ def _crossed_in_band(piece: Mask) -> bool:
     last = min(rows - 1, int(np.ceil(_SHORT_BAND[1] * rows + spread)))
     if last < first or columns == 0:
         return False
-    return int(np.count_nonzero(piece[first:last + 1].any(axis=0))) >= _BAND_COVER * columns
+    return bool(int(np.count_nonzero(piece[first:last + 1].any(axis=0))) >= _BAND_COVER * columns)
 
 
 def _piece(mask: Mask, blob: Blob) -> Mask:

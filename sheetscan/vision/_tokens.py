@@ -149,7 +149,7 @@ class GlyphCuts(Sequence[GlyphWays]):
     mostly for numbers read surely and in step; the ways are the same.
     """
 
-    def __init__(self, firsts: Sequence[tuple[_group.Box, ...]], find: Callable[[int], GlyphWays]) -> None:
+    def __init__(self, firsts: Sequence[Sequence[_group.Box]], find: Callable[[int], GlyphWays]) -> None:
         self.firsts: tuple[tuple[_group.Box, ...], ...] = tuple(tuple(first) for first in firsts)
         """Each glyph's first way (the likeliest), as `self[g][0]` would give it."""
         self._find = find
