@@ -140,10 +140,10 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
         image = _number_image(group, ink, turned_strength, labels, count, height, width)
         if image is None:
             return None
-        crop, (firsts, cuts), joins, (bx, by, bw, bh) = image
+        crop, cuts, joins, (bx, by, bw, bh) = image
         corners = [(bx, by), (bx + bw, by), (bx + bw, by + bh), (bx, by + bh)]
         quad = tuple(_unturn(p, turns, mask.shape, origin) for p in corners)
-        boxes = tuple(box for first in firsts for box in first)
+        boxes = tuple(box for first in cuts.firsts for box in first)
         return NumberToken(zone=zone, angle=angle, row=group.row, quad=quad,  # type: ignore[arg-type]
                            image=NumberImage(gray=crop, digit_boxes=boxes), glyph_cuts=cuts,
                            crossed_out=group.crossed, digit_size=(height, width), glyph_joins=joins)
@@ -268,9 +268,9 @@ Joins = tuple[tuple[int, _group.Box], ...]
 
 def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.NDArray[np.int32], count: int,
                   height: float, width: float
-                  ) -> tuple[Mask, tuple[list[list[_group.Box]], GlyphCuts], Joins, _group.Box] | None:
-    """The number's own ink (other numbers' ink blanked) with a margin; for each glyph its likeliest
-    cut into digits, and its ways to be cut (`GlyphCuts`, found when asked for): the likeliest first,
+                  ) -> tuple[Mask, GlyphCuts, Joins, _group.Box] | None:
+    """The number's own ink (other numbers' ink blanked) with a margin; for each glyph its ways to be
+    cut into digits (`GlyphCuts`: its first known, the others found when asked for): the likeliest first,
     then the other when the glyph could be one wide digit or two touching ones (the recogniser decides
     between them); and the neighbouring glyphs that could be pieces of one digit
     (`NumberToken.glyph_joins`). `count`: how many labels `labels` has (the background's included)."""
@@ -311,7 +311,7 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
                 and (not apart or min(ah, bh) < _JOIN_PIECE * height)):
             top, bottom = min(ay, by), max(ay + ah, by + bh)
             joins.append((g, shifted([(left, top, right - left, bottom - top)])[0]))
-    return crop, (firsts, GlyphCuts(firsts, ways_of)), tuple(joins), (x, y, w, h)
+    return crop, GlyphCuts(firsts, ways_of), tuple(joins), (x, y, w, h)
 
 
 def _of_labels(labels: npt.NDArray[np.int32], chosen: Sequence[int] | npt.NDArray[np.int64],
