@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision import _digit_cuts, _group, _strikes
-from sheetscan.vision._tokens import Lazily, NumberToken, ZoneTokens
+from sheetscan.vision._tokens import GlyphCuts, Lazily, NumberToken, ZoneTokens
 from sheetscan.vision._zone_ink import components
 from sheetscan.vision.ink import Ink
 from sheetscan.vision.recognise import NumberImage
@@ -140,11 +140,10 @@ def _cut_at_angle(mask: Mask, strength: Mask, angle: int, origin: tuple[int, int
         image = _number_image(group, ink, turned_strength, labels, count, height, width)
         if image is None:
             return None
-        crop, options, joins, (bx, by, bw, bh) = image
+        crop, cuts, joins, (bx, by, bw, bh) = image
         corners = [(bx, by), (bx + bw, by), (bx + bw, by + bh), (bx, by + bh)]
         quad = tuple(_unturn(p, turns, mask.shape, origin) for p in corners)
-        boxes = tuple(box for glyph in options for box in glyph[0])
-        cuts = tuple(tuple(tuple(option) for option in glyph) for glyph in options)
+        boxes = tuple(box for first in cuts.firsts for box in first)
         return NumberToken(zone=zone, angle=angle, row=group.row, quad=quad,  # type: ignore[arg-type]
                            image=NumberImage(gray=crop, digit_boxes=boxes), glyph_cuts=cuts,
                            crossed_out=group.crossed, digit_size=(height, width), glyph_joins=joins)
@@ -264,17 +263,17 @@ def _inside(segment: _group.Box, box: _group.Box) -> bool:
     return box[0] <= mx <= box[0] + box[2] and box[1] <= my <= box[1] + box[3]
 
 
-Cuts = list[list[list[_group.Box]]]
 Joins = tuple[tuple[int, _group.Box], ...]
 
 
 def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.NDArray[np.int32], count: int,
-                  height: float, width: float) -> tuple[Mask, Cuts, Joins, _group.Box] | None:
-    """The number's own ink (other numbers' ink blanked) with a margin; for each glyph its ways to
-    be cut into digits: the likeliest first, then the other when the glyph could be one wide digit or
-    two touching ones (the recogniser decides between them); and the neighbouring glyphs that could be
-    pieces of one digit (`NumberToken.glyph_joins`). `count`: how many labels `labels` has (the
-    background's included)."""
+                  height: float, width: float
+                  ) -> tuple[Mask, GlyphCuts, Joins, _group.Box] | None:
+    """The number's own ink (other numbers' ink blanked) with a margin; for each glyph its ways to be
+    cut into digits (`GlyphCuts`: its first known, the others found when asked for): the likeliest first,
+    then the other when the glyph could be one wide digit or two touching ones (the recogniser decides
+    between them); and the neighbouring glyphs that could be pieces of one digit
+    (`NumberToken.glyph_joins`). `count`: how many labels `labels` has (the background's included)."""
     x, y, w, h = group.box
     margin = max(2, round(0.15 * height))
     cx0, cy0 = max(0, x - margin), max(0, y - margin)
@@ -287,17 +286,22 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
     def shifted(boxes: list[_group.Box]) -> list[_group.Box]:
         return [(bx - cx0, by - cy0, bw, bh) for bx, by, bw, bh in boxes]
 
-    options: list[list[list[_group.Box]]] = []
-    for g, glyph in enumerate(group.glyphs):
+    if not group.glyphs:
+        return None
+    # (`cut_options`' first way is `digit_boxes`' cut, found alone here.)
+    firsts = [shifted(_digit_cuts.digit_boxes(glyph, mask, height=height, width=width))
+              for glyph in group.glyphs]
+
+    def ways_of(g: int) -> tuple[tuple[_group.Box, ...], ...]:
+        glyph = group.glyphs[g]
         # Decision: a glyph after one that ends in a dot touching its foot leads a number too
         # (`_group.ink_end`), and is offered a "1" and two more digits, because the dot ends the number
         # before it (bench 1003: "128.153" one token, the 1 of 153 leaning into the 5).
         leading = g == 0 or _group.ends_in_dot(crop, (shifted([group.glyphs[g - 1].box])[0],), height=height)
         cuts = _digit_cuts.cut_options(glyph, mask, height=height, width=width, narrowest=_AMBIGUOUS_WIDTH,
-                                    edges=_EDGE_WIDTH, leading=leading)
-        options.append([shifted(cut) for cut in cuts])
-    if not options:
-        return None
+                                       edges=_EDGE_WIDTH, leading=leading)
+        return tuple(tuple(shifted(cut)) for cut in cuts)
+
     joins: list[tuple[int, _group.Box]] = []
     for g, (a, b) in enumerate(itertools.pairwise(group.glyphs)):
         (ax, ay, aw, ah), (bx, by, bw, bh) = a.box, b.box
@@ -307,7 +311,7 @@ def _number_image(group: _group.Group, mask: Mask, strength: Mask, labels: npt.N
                 and (not apart or min(ah, bh) < _JOIN_PIECE * height)):
             top, bottom = min(ay, by), max(ay + ah, by + bh)
             joins.append((g, shifted([(left, top, right - left, bottom - top)])[0]))
-    return crop, options, tuple(joins), (x, y, w, h)
+    return crop, GlyphCuts(firsts, ways_of), tuple(joins), (x, y, w, h)
 
 
 def _of_labels(labels: npt.NDArray[np.int32], chosen: Sequence[int] | npt.NDArray[np.int64],

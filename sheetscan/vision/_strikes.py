@@ -136,6 +136,8 @@ def _short_strikes(mask: Mask, blob: Blob, *, height: float, stroke: float) -> l
     (`_SHORT_OVERSHOOT`), runs through its middle, and is the widest stroke of the blob.
     """
     piece = _piece(mask, blob)
+    if not _crossed_in_band(piece):
+        return []
     least = max(_SHORT_LEAST * height, blob.w - 3 * stroke)
     # The gap allowed is wider than a pen stroke: the line found along the digit's own stroke first
     # takes the pixels where the strike crosses it.
@@ -174,6 +176,35 @@ def _short_strikes(mask: Mask, blob: Blob, *, height: float, stroke: float) -> l
     if short < _SHORT_EVEN * long:
         return []
     return [(s[0] + blob.x, s[1] + blob.y, s[2] + blob.x, s[3] + blob.y) for s in found]
+
+
+_BAND_COVER = 0.9
+"""A blob struck through by one level stroke has ink in the rows about its middle (`_crossed_in_band`) in at
+least this share of its columns.
+
+Decision: the share is tested before `cv2.HoughLinesP` looks for the stroke, because Hough is most of
+the cost of short strikes (about 100 calls a photo, 0.5 ms each, 0.03 ms for the test) and most digits
+leave columns empty there (a 0's hollow, a 7's or 1's side). A strike `_short_strikes` keeps lies in
+those rows, 95 % of its points on ink, and reaches past the rest of the blob on both sides, so the blob's
+columns beyond it hold only the strike's own ends or slivers of two pixels: its share is about 0.95 or
+more. On 22 cached photos (bench 1000 0-11; usual 45000-45003; small, thin, motion 45000-45001) all 15
+blobs struck had every column inked there, and 0.9 skips 22 % of the 2611 blobs looked at (0.95 would
+skip 34 %): short strikes 61 -> 44 ms of CPU a photo (bench 1000 0-11, read alone in one thread). No
+reading changed: every scan's md5 the same on bench 1000 x24, usual, small, thin, motion 45000 x8 and
+usual, small 49000 x8."""
+
+
+def _crossed_in_band(piece: Mask) -> bool:
+    """Whether at least `_BAND_COVER` of the piece's columns have ink in the rows a short strike's segment
+    may pass through: its middle in `_SHORT_BAND`, climbing at most `_STRIKE_SLOPE` over the piece's
+    width (a row more for rounding)."""
+    rows, columns = piece.shape
+    spread = _STRIKE_SLOPE * columns / 2 + 1
+    first = max(0, int(np.floor(_SHORT_BAND[0] * rows - spread)))
+    last = min(rows - 1, int(np.ceil(_SHORT_BAND[1] * rows + spread)))
+    if last < first or columns == 0:
+        return False
+    return bool(int(np.count_nonzero(piece[first:last + 1].any(axis=0))) >= _BAND_COVER * columns)
 
 
 def _piece(mask: Mask, blob: Blob) -> Mask:

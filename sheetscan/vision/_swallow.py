@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from sheetscan.vision import _group
 from sheetscan.vision._steps import LONGEST, Choice
+from sheetscan.vision._tokens import first_way
 
 if TYPE_CHECKING:
     from sheetscan.vision.numbers import NumberToken
@@ -323,11 +324,12 @@ def wide_ways_ones(token: NumberToken, *, narrow: float = _ONE_NARROW, tall: flo
     way finds them again (the glyph the way cuts otherwise than the first, then `_ones` of its cut,
     a parabola fitted to each box's ink): the same boxes, found once. (Where a glyph's other cut is its
     first cut again, the way is the first way and `one_boxes` finds no glyph cut otherwise: none.)"""
-    first = tuple(tuple(cuts[0]) for cuts in token.glyph_cuts)
+    first = first_way(token)
     ways: list[tuple[Way, tuple[_group.Box, ...]]] = [(first, ())]
-    for g, cuts in enumerate(token.glyph_cuts):
-        if max(box[2] for box in cuts[0]) > _swallow_limit(token, habit=habit):
-            for option in cuts[1:]:
+    for g, boxes in enumerate(first):
+        # (Only a wide glyph's other ways are asked for: a `GlyphCuts` finds no other glyph's.)
+        if max(box[2] for box in boxes) > _swallow_limit(token, habit=habit):
+            for option in token.glyph_cuts[g][1:]:
                 way = (*first[:g], tuple(option), *first[g + 1:])
                 ones = _ones(token, way, option, narrow=narrow, tall=tall)
                 if ones:

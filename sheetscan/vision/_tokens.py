@@ -9,7 +9,7 @@ few numbers and keeps one (`numbers.read_numbers`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -17,6 +17,8 @@ from sheetscan.vision import _group
 from sheetscan.vision._steps import USUAL_STEP
 from sheetscan.vision.recognise import NumberImage
 
+GlyphWays = tuple[tuple[_group.Box, ...], ...]
+"""The ways to cut one glyph into digit boxes, the likeliest first."""
 Quad = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 
 
@@ -37,9 +39,10 @@ class NumberToken:
     """The crop turned to read normally, with its digit boxes, for the recogniser."""
     crossed_out: bool
     """A strike runs through most of its digits."""
-    glyph_cuts: tuple[tuple[tuple[_group.Box, ...], ...], ...] = ()
+    glyph_cuts: Sequence[GlyphWays] = ()
     """For each glyph, the ways to cut it into digit boxes (in `image` coordinates), the one used in
-    `image` first: a wide glyph may be one wide digit or two touching ones."""
+    `image` first: a wide glyph may be one wide digit or two touching ones. (Cut from ink, a
+    `GlyphCuts`: the other ways are found only when first asked for.)"""
     digit_size: tuple[float, float] = (0.0, 0.0)
     """The block's typical digit (height, width) in pixels; (0, 0) when unknown."""
     glyph_joins: tuple[tuple[int, _group.Box], ...] = ()
@@ -132,3 +135,71 @@ class Lazily(Sequence[NumberToken]):
                 return
             yield self._done[i]
             i += 1
+
+
+class GlyphCuts(Sequence[GlyphWays]):
+    """A number's `NumberToken.glyph_cuts` whose glyphs' other ways are found only when they are asked
+    for, glyph by glyph: how many glyphs there are and each one's first way (`firsts`) are known, and
+    nothing more is cut for them (`len`, truth, `firsts`).
+
+    Decision: lazily, because the other ways of cutting a glyph are read only for the numbers that are
+    unsure or out of step, may have swallowed a "1" (only their wide glyphs) or are the circle's
+    (`_totals.choose_cuts`, `_angles.circle_number`), while `_digit_cuts.cut_options` ran for every glyph
+    of every number cut, mostly for numbers read surely and in step: on bench 1000 0-11 (read alone in
+    one thread) its calls went 169 -> 85 a photo and its CPU 51-61 -> 28-30 ms. The ways are the same:
+    every scan's md5 the same on bench 1000 x24, usual, small, thin, motion 45000 x8 and usual, small
+    49000 x8.
+    """
+
+    def __init__(self, firsts: Sequence[Sequence[_group.Box]], find: Callable[[int], GlyphWays]) -> None:
+        self.firsts: tuple[tuple[_group.Box, ...], ...] = tuple(tuple(first) for first in firsts)
+        """Each glyph's first way (the likeliest), as `self[g][0]` would give it."""
+        self._find = find
+        self._ways: list[GlyphWays | None] = [None] * len(self.firsts)
+
+    def _glyph(self, index: int) -> GlyphWays:
+        ways = self._ways[index]
+        if ways is None:
+            ways = self._find(index)
+            if not ways or ways[0] != self.firsts[index]:
+                raise ValueError(f"glyph {index}'s ways {ways} do not start with its first way")
+            self._ways[index] = ways
+        return ways
+
+    def _all(self) -> tuple[GlyphWays, ...]:
+        return tuple(self._glyph(g) for g in range(len(self.firsts)))
+
+    def __len__(self) -> int:
+        return len(self.firsts)
+
+    @overload
+    def __getitem__(self, index: int) -> GlyphWays: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[GlyphWays, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> GlyphWays | tuple[GlyphWays, ...]:
+        if isinstance(index, slice):
+            return tuple(self._glyph(g) for g in range(len(self.firsts))[index])
+        if not -len(self.firsts) <= index < len(self.firsts):
+            raise IndexError(index)
+        return self._glyph(index % len(self.firsts))
+
+    def __iter__(self) -> Iterator[GlyphWays]:
+        return (self._glyph(g) for g in range(len(self.firsts)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, GlyphCuts):
+            other = other._all()
+        return isinstance(other, tuple) and self._all() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"GlyphCuts({self._all()!r})"
+
+
+def first_way(token: NumberToken) -> tuple[tuple[_group.Box, ...], ...]:
+    """Each glyph's first way of the token's `glyph_cuts`, no other way found for it (`GlyphCuts.firsts`)."""
+    cuts = token.glyph_cuts
+    return cuts.firsts if isinstance(cuts, GlyphCuts) else tuple(tuple(ways[0]) for ways in cuts)
