@@ -30,6 +30,8 @@ _DARKER = 0.8
 """A side is in shadow at a place along the line where its grey is under this share of the other's."""
 _ALONG = 0.95
 """... at this share of the places along the line at least (where both sides lie on the photo)."""
+_SHRINK = 4
+"""The two sides' grey is compared on a copy of the preview this many times smaller (blurred anyway)."""
 _LIGHT = (0.25, 0.75)
 """The median share of the light under the shadow that counts as a cast shadow's (0.4-0.5 rendered)."""
 
@@ -50,12 +52,17 @@ def shadow_lifted(dark: U8, stepped: U8) -> U8 | None:
     the dark side it stays as at `_REACH`.
     """
     size = max(dark.shape)
-    found = cv2.HoughLines(stepped, 1, np.pi / 180, max(10, round(_HOUGH_VOTES * size)))
+    # Every other pixel both ways: the step's band is a few px wide, and the search costs a quarter.
+    found = cv2.HoughLines(np.ascontiguousarray(stepped[::2, ::2]), 1, np.pi / 180,
+                           max(10, round(_HOUGH_VOTES * size / 2)))
     if found is None:
         return None
-    grey = cv2.GaussianBlur(dark, (0, 0), 0.01 * size).astype(np.float32) + 1.0
+    h, w = dark.shape
+    small = cv2.resize(dark, (max(1, w // _SHRINK), max(1, h // _SHRINK)), interpolation=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(small, (0, 0), 0.01 * size / _SHRINK).astype(np.float32) + 1.0
     seen: list[tuple[float, float]] = []
-    for rho, theta in np.asarray(found, np.float64).reshape(-1, 2):
+    for half_rho, theta in np.asarray(found, np.float64).reshape(-1, 2):
+        rho = 2.0 * half_rho
         if any(abs(rho - r) < 0.02 * size and min(abs(theta - t), np.pi - abs(theta - t)) < np.radians(3)
                for r, t in seen):
             continue
@@ -72,7 +79,8 @@ def _shadow_profile(dark: U8, grey: NDArray[np.float32], rho: float, theta: floa
                     ) -> tuple[int, NDArray[np.float64], NDArray[np.float64]] | None:
     """For the line x cos θ + y sin θ = ρ, when it is a shadow's edge: the side in shadow (-1: where
     x cos θ + y sin θ < ρ, +1 the other), the offsets into the light (px) and the light's share at each;
-    else None. `grey` is `dark` blurred (texture and lines averaged out) plus one."""
+    else None. `grey` is `dark` shrunk `_SHRINK` times and blurred (texture and lines averaged out), plus
+    one."""
     h, w = dark.shape
     normal = np.array([np.cos(theta), np.sin(theta)])
     along = np.array([-normal[1], normal[0]])
@@ -84,8 +92,8 @@ def _shadow_profile(dark: U8, grey: NDArray[np.float32], rho: float, theta: floa
     if on.sum() < 0.1 * size:
         return None
     points = points[on]
-    a = grey[minus[on, 1].astype(int), minus[on, 0].astype(int)]
-    b = grey[plus[on, 1].astype(int), plus[on, 0].astype(int)]
+    a = grey[_pixels(minus[on] / _SHRINK, grey.shape[1], grey.shape[0])]
+    b = grey[_pixels(plus[on] / _SHRINK, grey.shape[1], grey.shape[0])]
     share = a / b
     side = -1
     if float(np.median(share)) > 1.0:
@@ -118,7 +126,8 @@ def _lifted(dark: U8, rho: float, theta: float, side: int, offsets: NDArray[np.f
             shares: NDArray[np.float64]) -> U8:
     """`dark` divided by the light's share at each pixel's offset into the light from the line."""
     h, w = dark.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    offset = -side * (xx * np.float32(np.cos(theta)) + yy * np.float32(np.sin(theta)) - np.float32(rho))
+    x = np.arange(w, dtype=np.float32)[None, :] * np.float32(np.cos(theta))
+    y = np.arange(h, dtype=np.float32)[:, None] * np.float32(np.sin(theta))
+    offset = np.float32(-side) * (x + y - np.float32(rho))
     gain = np.interp(offset, offsets, shares).astype(np.float32)
     return u8(np.clip(dark.astype(np.float32) / np.maximum(gain, 0.05), 0, 255).astype(np.uint8))
