@@ -123,3 +123,18 @@ def test_the_cut_to_the_paper_keeps_the_paper_in_shadow_once_lifted() -> None:
     # ... and still leaves the table out.
     _, table = _away_from_lines(40.0)
     assert float(np.mean(cut[table] > 0)) < 0.05
+
+
+def test_a_paper_edge_across_the_whole_photo_is_no_shadows_edge() -> None:
+    # The paper fills the photo's width, the table a strip above its top edge (slightly slanted): the
+    # table is darker than the paper all along that edge, as a shadow's dark side is, but the lit side
+    # is the paper everywhere, never the table.
+    rng = np.random.default_rng(7)
+    streaks = cv2.GaussianBlur(rng.normal(0.0, 1.0, _SIZE).astype(np.float32), (0, 0), sigmaX=20, sigmaY=1)
+    image = np.repeat((70.0 * (1.0 + 0.25 * streaks / streaks.std()))[..., None], 3, axis=2)
+    paper = np.array([[-20.0, 110.0], [820.0, 80.0], [820.0, 620.0], [-20.0, 620.0]])
+    cv2.fillPoly(image, [paper.astype(np.int32)], (220.0, 220.0, 220.0))
+    cv2.polylines(image, [_FRAME.astype(np.int32)], True, (130.0, 130.0, 130.0), 3, cv2.LINE_AA)
+    photo = np.clip(image + rng.normal(0.0, 2.0, (*_SIZE, 1)), 0, 255).astype(np.uint8)
+    grey, steps = _grey_and_steps(photo)
+    assert shadow_lifted(grey, steps) is None
