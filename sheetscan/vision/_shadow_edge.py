@@ -46,13 +46,14 @@ def shadow_lifted(dark: U8, stepped: U8) -> U8 | None:
 
     The edge is the strongest straight run of `stepped` (a Hough line among the `_LINES` strongest) along
     which one side is darker than the other (under `_DARKER` of it) at `_ALONG` of the places, by a median
-    share within `_LIGHT`. Decision: along the whole line across the photo, not only on the paper,
-    because that is what tells a shadow's edge from the paper's own edge: past the paper's corners the
-    paper's edge line runs on over the table, table on both sides (seen: the paper's sides darker on one
-    side at 0.6-0.89 of the places, shadows' edges at 1.0, bench_styles shadow 31005, 37006, 38003,
-    43006). The light's profile across the edge is the median over the places along it of each offset's
-    grey over the lit side's at `_REACH`, made to rise monotonically into the light; beyond `_REACH` on
-    the dark side it stays as at `_REACH`.
+    share within `_LIGHT`, and whose lit side passes from the paper onto the table (`_MIXED`).
+    Decision: along the whole line across the photo, not only on the paper, because that is what tells
+    a shadow's edge from the paper's own edge: past the paper's corners the paper's edge line runs on
+    over the table, table on both sides (seen: the paper's sides darker on one side at 0.55-0.89 of the
+    places, shadows' edges at 1.0, bench_styles shadow 31005, 37006, 38003, 43006). The light's profile
+    across the edge is the median over the places along it of each offset's grey over the lit side's at
+    `_REACH`, made to rise monotonically into the light; beyond `_REACH` on the dark side it stays as at
+    `_REACH`.
     """
     size = max(dark.shape)
     # Every other pixel both ways: the step's band is a few px wide, and the search costs a quarter.
