@@ -37,6 +37,7 @@ from sheetscan.vision._quad import (
     table_sides,
 )
 from sheetscan.vision._rulings import ruled_ways
+from sheetscan.vision._shadow_edge import shadow_lifted
 
 __all__ = ["CONTRASTS", "find_drawn_frame", "fitted"]
 
@@ -88,9 +89,26 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
             ridged[channel] = ridges_only(pooled, ratio(channel), line_width=line_width, channel=channel)
         return ridged[channel]
 
+    seen_ratio, seen_dark = ratio, dark
     if chosen is not None and _on_step(chosen, ratio("min"), ridge_ratio("min"), size=max(dark.shape),
                                        line_width=line_width):
-        again = _drawn_frame_in(ridge_ratio, dark, busy=_busy(below(ridge_ratio("min"), CONTRASTS[0])))
+        # Decision: where the step is a cast shadow's straight edge (`shadow_lifted`: one side darker all
+        # along it, across the table as well as the paper), the search on the ridges is made on the grey
+        # with the shadow's light divided out, because the frame search cuts the ink to the bright paper
+        # (`_drawn_frame._paper_only`, the grey split into paper and table), and the paper in shadow, at
+        # half the light, fell with the table: the frame's part in shadow was cut off along the edge at
+        # every level, and the outline closed along the cut taken (bench_styles seed 37000, shadow, photo
+        # 6, and seed 38000, photo 3: the frame's lit part, 764 and 694 px off; 6 and 9 px). The grid-free
+        # search below then looks at the ridges and that grey too, for the same reason (seed 43000,
+        # shadow, photo 6, a pale frame on squared paper: the outline closed on the grid and the
+        # shadow's edge, 282 px off; with the grid divided out on the ridges, the frame, 10 px).
+        # A photo without such an edge (a frame drawn near the paper's edge meets the table's step
+        # alone) is searched as before.
+        lifted = shadow_lifted(dark, u8(cv2.compare(ridge_ratio("min"), ratio("min"), cv2.CMP_GT)))
+        again = _drawn_frame_in(ridge_ratio, dark if lifted is None else lifted,
+                                busy=_busy(below(ridge_ratio("min"), CONTRASTS[0])))
+        if lifted is not None:
+            seen_ratio, seen_dark = ridge_ratio, lifted
         # Decision: the outline found on the ridges replaces the first only where it is another outline
         # (a corner over 1.5 % of the size off, as `votes` tells outlines apart), because where the
         # step did not mislead the search the two are the same frame, and the first was fitted to the
@@ -133,25 +151,27 @@ def find_drawn_frame(pooled: U8, ratio: Callable[[str], NDArray[np.float32]], *,
     # 45000, motion, photos 4 and 3: 469 and 167 px off; 24 and 13 px; on the first the shake smeared
     # the grid's lines one way out, and the other family was divided out alone). Such an outline is what
     # `_drawn_in_darkest` finds no drawn outline alike to.
-    on_table = chosen is not None and whole(chosen[0]) and _on_table(chosen, dark)
+    on_table = chosen is not None and whole(chosen[0]) and _on_table(chosen, seen_dark)
     undrawn = chosen is not None and whole(chosen[0]) and not on_table \
-        and not _drawn_all_round(chosen, ratio("min"), dark)
+        and not _drawn_all_round(chosen, seen_ratio("min"), seen_dark)
     if chosen is None or not whole(chosen[0]) or on_table or undrawn:
         # Decision: the rulings of lined paper alone are not divided out for an outline `_on_table` (the
         # case is squared paper's), because there a frame drawn near the paper's edge, whole and drawn all
         # round, gave way to an outline inside it found with the rulings divided out (bench_styles seed
         # 43000, dark, photo 5: 4 -> 204 px off).
-        flat = grid_free({channel: ratio(channel) for channel in ("min", "max")}, dark, rulings=not on_table)
+        flat = grid_free({channel: seen_ratio(channel) for channel in ("min", "max")}, seen_dark,
+                         rulings=not on_table)
         if flat is not None:
             def flat_ratio(channel: str) -> NDArray[np.float32]:
                 return flat[channel]
 
-            again = _drawn_frame_in(flat_ratio, dark, busy=_busy(below(flat["min"], CONTRASTS[0])))
+            again = _drawn_frame_in(flat_ratio, seen_dark, busy=_busy(below(flat["min"], CONTRASTS[0])))
             if again is not None and whole(again[0]) and (
                     chosen is None or not whole(chosen[0])
-                    or (_clear_within(again, chosen, dark) if on_table else
-                        _drawn_all_round(again, ratio("min"), dark) and _over_border(again[0], chosen[0])
-                        and votes(again[0], [chosen[0]], max(dark.shape)) == 0)):
+                    or (_clear_within(again, chosen, seen_dark) if on_table else
+                        _drawn_all_round(again, seen_ratio("min"), seen_dark)
+                        and _over_border(again[0], chosen[0])
+                        and votes(again[0], [chosen[0]], max(seen_dark.shape)) == 0)):
                 chosen = again
     return chosen, frozenset(ran_off)
 
