@@ -324,14 +324,13 @@ def _without_rulings(mask: U8, frame: tuple[float, float, float, float], slack: 
     to half (a pixel there inked where any of its four is), as it is and thickened by a pixel, and on the
     whole mask only where some are found there; else the mask is kept as it is (nothing to erase).
 
-    Decision: plain paper, most sheets, has none, and looking for them took 10-14 ms of CPU a sheet of a
-    12 MP photo against 5-7 for both looks at the half mask (bench 1000 photos 0-6, best of 7, a loaded
-    machine). Over 303 looks of
-    bench seed 1000 and bench_styles seeds 30000-45007 (353 photos), the whole mask's erased something
-    on 30; the half mask as it is missed 3 of them (seed 33001: a faint ruling broken up at half size),
-    thickened it missed 2 others (thin 30000, 30003: the rulings joined to the writing beside them and
-    read as hidden strips), and the two together none; they saw rulings on 2 sheets more, where the whole
-    mask's look then found none (only the time of that look lost).
+    Decision: plain paper, most sheets, has none, and looking for them took 10-14 ms of CPU a sheet of a 12
+    MP photo against 5-7 for both looks at the half mask (bench 1000 photos 0-6, best of 7, a loaded
+    machine). Over 303 looks of bench seed 1000 and bench_styles seeds 30000-45007 (353 photos), the whole
+    mask's erased something on 30; the half mask as it is missed 3 of them (seed 33001: a faint ruling
+    broken up at half size), thickened it missed 2 others (thin 30000, 30003: the rulings joined to the
+    writing beside them and read as hidden strips), and the two together none; they saw rulings on 2 sheets
+    more, where the whole mask's look then found none (only the time of that look lost).
     """
     height, width = mask.shape[:2]
     # (Made even first with a row or column of paper: OpenCV halves an even image by its 2 x 2 blocks at
