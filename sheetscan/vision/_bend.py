@@ -8,7 +8,7 @@ offsets) then moves the zone outlines onto the lines as drawn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -208,6 +208,10 @@ class TracePlaces:
     far: NDArray[np.bool_]
     """For each place, which of the `_WINDOW` places either side along the line (N × (2 `_WINDOW` + 1)) lie
     too far from it to be its neighbours on the line (another polyline or segment, or past either end)."""
+    flat: dict[tuple[int, int], tuple[NDArray[np.intp], NDArray[np.bool_]]] = field(
+        default_factory=dict, repr=False)
+    """Per mask shape (height, width), the pixels' places in the flattened mask (cut to it, as `ink_at`
+    takes them) and which pixels lie on it: made at the first look (`_ink_at_places`)."""
 
 
 _WINDOW = 4
@@ -233,6 +237,43 @@ def trace_places(polylines: list[F64], *, step: float, search: float) -> TracePl
     # Neighbours from another polyline or segment lie far away; only close places count.
     far = np.hypot(*(padded_p[idx] - points[:, None, :]).transpose(2, 0, 1)) > (window + 0.5) * step
     return TracePlaces(which=which, points=points, normals=normals, xs=xs, ys=ys, offsets=offsets, far=far)
+
+
+def _ink_at_places(mask: U8, places: TracePlaces, side: int,
+                   rows: NDArray[np.intp] | None = None) -> NDArray[np.bool_]:
+    """`_ink_on(mask, places.xs, places.ys, side)` (of the rows `rows` only, when given), the same answer,
+    with the pixels' places in the flattened mask worked out once for every mask of its shape.
+
+    Decision: the places are made once for the masks traced along the same lines (`trace_bands`), and
+    so are the pixels' places in them, because `ink_at` worked them out (and which lie on the mask) from
+    the pixel tables at every look: the same lookups (`take` with the places cut to the mask, then told
+    off outside it).
+    """
+    height, width = mask.shape
+    if side > 1:
+        x, y = (places.xs, places.ys) if rows is None else (places.xs[rows], places.ys[rows])
+        if x.size == 0:
+            return np.zeros(x.shape, np.bool_)
+        # (The box `_dilated_at` dilates: where it is not most of the mask, that box is dilated alone.)
+        anchor = side // 2
+        box_w = min(width, int(x.max()) - anchor + side) - max(0, int(x.min()) - anchor)
+        box_h = min(height, int(y.max()) - anchor + side) - max(0, int(y.min()) - anchor)
+        if box_w <= 0 or box_h <= 0 or 2 * box_w * box_h <= width * height:
+            return _dilated_at(mask, side, x, y)
+        mask = u8(cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))))
+    if (height, width) not in places.flat:
+        inside = places.xs.view(np.uintp) < width
+        inside &= places.ys.view(np.uintp) < height
+        index = places.ys * width
+        index += places.xs
+        np.clip(index, 0, height * width - 1, out=index)
+        places.flat[height, width] = index, inside
+    index, inside = places.flat[height, width]
+    if rows is not None:
+        index, inside = index[rows], inside[rows]
+    ink: NDArray[np.bool_] = np.take(mask, index) > 0
+    ink &= inside
+    return ink
 
 
 def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, max_run: int, merge: int,
@@ -276,7 +317,7 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
     if places is None:
         return band, filled
     which, points, normals, offsets = places.which, places.points, places.normals, places.offsets
-    ink = _ink_on(mask, places.xs, places.ys, merge)
+    ink = _ink_at_places(mask, places, merge)
     start, end, ok = nearest_run_spans(ink, offsets, max_run + merge)
     centre = (start + end) / 2
     # The dilation widened each run by about merge / 2 on each side.
@@ -304,7 +345,7 @@ def trace_bands(mask: U8, polylines: list[F64], *, search: float, step: float, m
         # crossing a pale line was taken for it, and the line itself was left to be read as a "1").
         # A merged run's width above counts one pixel less than the same stroke's own: the dilation
         # widened it by merge − 1, and merge was taken off.
-        thin = _ink_on(mask, places.xs[wide], places.ys[wide], 1)  # (the rows of `_ink_across` there)
+        thin = _ink_at_places(mask, places, 1, np.flatnonzero(wide))  # (the rows of `_ink_across` there)
         thin_start, thin_end, thin_ok = nearest_run_spans(thin, offsets, max_run)
         thin_width = thin_end - thin_start
         good = thin_ok & (thin_width >= typical[wide]) & (thin_width <= typical[wide] + 1)
