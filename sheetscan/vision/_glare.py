@@ -19,7 +19,7 @@ Mask = npt.NDArray[np.uint8]
 
 
 def without_glare(strength: Mask, darkest: Mask, paper: Mask, *, gate: float = 0.5,
-                   most: float = 1.0 / 0.3) -> Mask:
+                   most: float = 1.0 / 0.1) -> Mask:
     """`strength` given back the contrast a glare took from it (`_glare_kept`: where it kept less than
     1 - `gate` of it, multiplied by up to `most`); elsewhere `strength` itself.
 
