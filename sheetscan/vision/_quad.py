@@ -408,6 +408,16 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     corners = _corners(lines, quad, band)
     if gray is None or corners is quad:
         return corners
+    size = max(mask.shape)
+    found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
+    if any(found_on_table):
+        for side in range(4):
+            if found_on_table[side]:
+                lines[side] = _side_line(mask, quad[side], quad[(side + 1) % 4], band=band, keep=keep,
+                                         samples=samples, outward=_RIM_GAP)
+        corners = _corners(lines, quad, band)
+        if corners is quad:
+            return corners
     # Decision: a drawn frame has paper on both sides of every line, so a fit that moved a side onto the
     # paper's edge, the table beyond it, while the side as found had paper beyond it, was pulled off its
     # line: the frame's side seen only in dots (a faint line under motion blur, dark only where it
@@ -417,12 +427,10 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     # the ink where `find_frames` counted it as drawn. A frame drawn close to the paper's edge has the
     # table beyond that side as found too, and keeps its fit.
     # (The sides moved off first: most fits stay within reach, and then the paper beyond is not looked at.)
-    size = max(mask.shape)
     reach = side_reach(size)
     moved = [side for side in range(4) if _moved_off(quad, corners, side, reach)]
     if not moved:
         return corners
-    found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
     fit_on_table = table_sides(gray, corners, size, side_widths(mask, corners, size))
     pulled = [side for side in moved if fit_on_table[side] and not found_on_table[side]]
     if not pulled:
@@ -431,6 +439,10 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
         lines[side] = _side_line(mask, quad[side], quad[(side + 1) % 4], band=reach, keep=keep,
                                  samples=samples)
     return _corners(lines, quad, band)
+
+
+_RIM_GAP = 2.0
+"""How far (px) outside a side with the table beyond it ink still counts for the side's fit (`refine_quad`)."""
 
 
 def _moved_off(quad: F64, fitted: F64, side: int, reach: float) -> bool:
@@ -456,9 +468,11 @@ def _width_band(size: int) -> int:
     return max(4, round(0.012 * size))
 
 
-def _side_line(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: int) -> tuple[F64, F64]:
+def _side_line(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: int,
+               outward: float | None = None) -> tuple[F64, F64]:
     """The line the side a → b lies on in `mask` (`refine_quad`), or the side itself where too few
-    places along it find ink within `band` px."""
+    places along it find ink within `band` px; `outward`: only ink at most this many px outside the side
+    (on its right going from a to b) counts."""
     offsets = np.arange(-int(band), int(band) + 1, dtype=np.float64)
     side = line_through(a, b)
     normal = np.array([-side[1][1], side[1][0]])
@@ -468,6 +482,8 @@ def _side_line(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: i
     x = grid[..., 0].round().astype(int)
     y = grid[..., 1].round().astype(int)
     ink = ink_at(mask, x, y)
+    if outward is not None:
+        ink = ink & (offsets >= -outward)[None, :]
     centres, good = nearest_runs(ink, offsets, max(3, len(offsets) // 3))
     fitted = None
     if good.sum() >= max(8, samples // 5):
