@@ -399,7 +399,8 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     meeting the side do not pull the fit), the ink within `band` px across the side is averaged into
     one point; a Huber line through those points is the side.
 
-    With `gray` (the image `mask` was cut from), a side whose fit lies on the paper's edge (the table
+    With `gray` (the image `mask` was cut from), a side with the table beyond it (`table_sides`) is fitted
+    to ink at most `_RIM_GAP` px outside it; and a side whose fit lies on the paper's edge (the table
     beyond it, `table_sides`) where the side as found does not, over `side_reach` off it, is fitted
     again to the ink within `side_reach` of where it was found.
     """
@@ -408,6 +409,14 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     corners = _corners(lines, quad, band)
     if gray is None or corners is quad:
         return corners
+    # Decision: a side with the table beyond it as found (a frame drawn near the paper's edge, or the
+    # paper's edge itself) is fitted to ink at most `_RIM_GAP` px outside it, because a drawn line has
+    # paper on both sides while the table's rim, a band of "ink" just outside the paper's edge, lies
+    # beyond: where the outline as found ran between the frame's line and the rim (the frame's corner
+    # ticks overshooting it), the ink nearest to the side was the rim's along part of it, and the side
+    # was fitted across both lines, onto the rim at one end (bench_styles seed 43000, motion, photo 5:
+    # the outline as found 8.7 px of the preview off the frame, fitted 17 px off, 69 px of the photo;
+    # fitted to the frame, 3 px). The rim lies wholly beyond the paper's edge, the frame's line on it.
     size = max(mask.shape)
     found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
     if any(found_on_table):
@@ -442,7 +451,8 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
 
 
 _RIM_GAP = 2.0
-"""How far (px) outside a side with the table beyond it ink still counts for the side's fit (`refine_quad`)."""
+"""How far (px) outside a side with the table beyond it ink still counts for that side's fit (`refine_quad`):
+the outline as found lies on the outer edge of its lines' ink."""
 
 
 def _moved_off(quad: F64, fitted: F64, side: int, reach: float) -> bool:
