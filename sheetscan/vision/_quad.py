@@ -16,7 +16,6 @@ from sheetscan.vision._lines import (
     intersect,
     line_through,
     nearest_run_spans,
-    nearest_runs,
     point_line_distance,
 )
 
@@ -404,8 +403,9 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     beyond it, `table_sides`) where the side as found does not, over `side_reach` off it, is fitted
     again to the ink within `side_reach` of where it was found.
     """
-    lines = [_side_line(mask, quad[i], quad[(i + 1) % 4], band=band, keep=keep, samples=samples)
-             for i in range(4)]
+    fits = [_side_fit(mask, quad[i], quad[(i + 1) % 4], band=band, keep=keep, samples=samples)
+            for i in range(4)]
+    lines = [line for line, _ in fits]
     corners = _corners(lines, quad, band)
     if gray is None or corners is quad:
         return corners
@@ -417,11 +417,14 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     # was fitted across both lines, onto the rim at one end (bench_styles seed 43000, motion, photo 5:
     # the outline as found 8.7 px of the preview off the frame, fitted 17 px off, 69 px of the photo;
     # fitted to the frame, 3 px). The rim lies wholly beyond the paper's edge, the frame's line on it.
+    # (Only a side whose ink reaches over `_RIM_GAP` outside it can be fitted otherwise: the others are
+    # not looked at, as `table_sides` costs about a millisecond.)
     size = max(mask.shape)
-    found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
-    if any(found_on_table):
+    found_on_table: list[bool] | None = None
+    if any(reached for _, reached in fits):
+        found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
         for side in range(4):
-            if found_on_table[side]:
+            if fits[side][1] and found_on_table[side]:
                 lines[side] = _side_line(mask, quad[side], quad[(side + 1) % 4], band=band, keep=keep,
                                          samples=samples, outward=_RIM_GAP)
         corners = _corners(lines, quad, band)
@@ -440,6 +443,8 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     moved = [side for side in range(4) if _moved_off(quad, corners, side, reach)]
     if not moved:
         return corners
+    if found_on_table is None:
+        found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
     fit_on_table = table_sides(gray, corners, size, side_widths(mask, corners, size))
     pulled = [side for side in moved if fit_on_table[side] and not found_on_table[side]]
     if not pulled:
@@ -482,7 +487,14 @@ def _side_line(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: i
                outward: float | None = None) -> tuple[F64, F64]:
     """The line the side a → b lies on in `mask` (`refine_quad`), or the side itself where too few
     places along it find ink within `band` px; `outward`: only ink at most this many px outside the side
-    (on its right going from a to b) counts."""
+    (away from the inside of an outline whose corners run clockwise on screen) counts."""
+    return _side_fit(mask, a, b, band=band, keep=keep, samples=samples, outward=outward)[0]
+
+
+def _side_fit(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: int,
+              outward: float | None = None) -> tuple[tuple[F64, F64], bool]:
+    """`_side_line`, and whether the ink it was fitted to reaches over `_RIM_GAP` px outside the side (the
+    only case where `outward=_RIM_GAP` fits it otherwise)."""
     offsets = np.arange(-int(band), int(band) + 1, dtype=np.float64)
     side = line_through(a, b)
     normal = np.array([-side[1][1], side[1][0]])
@@ -494,11 +506,13 @@ def _side_line(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: i
     ink = ink_at(mask, x, y)
     if outward is not None:
         ink = ink & (offsets >= -outward)[None, :]
-    centres, good = nearest_runs(ink, offsets, max(3, len(offsets) // 3))
+    first, last, good = nearest_run_spans(ink, offsets, max(3, len(offsets) // 3))
+    centres = (first + last) / 2
     fitted = None
-    if good.sum() >= max(8, samples // 5):
+    enough = bool(good.sum() >= max(8, samples // 5))
+    if enough:
         fitted = fit_line(base[good] + centres[good][:, None] * normal[None, :])
-    return fitted or side
+    return fitted or side, enough and bool(np.any(first[good] < -_RIM_GAP))
 
 
 def _corners(lines: list[tuple[F64, F64]], quad: F64, band: float) -> F64:
