@@ -391,17 +391,17 @@ def _spoked_corners(mask: U8, quad: F64, size: int, *, thin: float) -> int:
 
 
 def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples: int = 160,
-                gray: U8 | None = None) -> F64:
+                gray: U8 | None = None, off_rim: bool = False) -> F64:
     """Fit each side of `quad` to the ink near it (robust line fit), and intersect the fits.
 
     Along each side, at `samples` places in its middle `keep` share (so corner overshoots and lines
     meeting the side do not pull the fit), the ink within `band` px across the side is averaged into
     one point; a Huber line through those points is the side.
 
-    With `gray` (the image `mask` was cut from), a side with the table beyond it (`table_sides`) is fitted
-    to ink at most `_RIM_GAP` px outside it; and a side whose fit lies on the paper's edge (the table
-    beyond it, `table_sides`) where the side as found does not, over `side_reach` off it, is fitted
-    again to the ink within `side_reach` of where it was found.
+    With `gray` (the image `mask` was cut from) and `off_rim`, a side with the table beyond it
+    (`table_sides`) is fitted to ink at most `_RIM_GAP` px outside it. With `gray`, a side whose fit lies
+    on the paper's edge (the table beyond it, `table_sides`) where the side as found does not, over
+    `side_reach` off it, is fitted again to the ink within `side_reach` of where it was found.
     """
     fits = [_side_fit(mask, quad[i], quad[(i + 1) % 4], band=band, keep=keep, samples=samples)
             for i in range(4)]
@@ -417,11 +417,15 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     # was fitted across both lines, onto the rim at one end (bench_styles seed 43000, motion, photo 5:
     # the outline as found 8.7 px of the preview off the frame, fitted 17 px off, 69 px of the photo;
     # fitted to the frame, 3 px). The rim lies wholly beyond the paper's edge, the frame's line on it.
+    # Decision: only for the final fit (`off_rim`, `sheet`'s), not the fits the frame search weighs its
+    # outlines by, because there a false outline along the paper's edge fitted inwards showed a second
+    # side undrawn, and the frame that replaced it where one side was (`_frame_search._drawn_in_darkest`)
+    # was lost (bench_styles seed 31000, shadow, photo 4: 12 -> 624 px off).
     # (Only a side whose ink reaches over `_RIM_GAP` outside it can be fitted otherwise: the others are
     # not looked at, as `table_sides` costs about a millisecond.)
     size = max(mask.shape)
     found_on_table: list[bool] | None = None
-    if any(reached for _, reached in fits):
+    if off_rim and any(reached for _, reached in fits):
         found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
         for side in range(4):
             if fits[side][1] and found_on_table[side]:

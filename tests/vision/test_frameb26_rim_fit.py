@@ -40,7 +40,7 @@ def _found() -> np.ndarray:
 
 def test_side_beside_the_rim_fits_the_frame_line() -> None:
     gray, mask = _scene()
-    fit = refine_quad(mask, _found(), band=10.0, gray=gray)
+    fit = refine_quad(mask, _found(), band=10.0, gray=gray, off_rim=True)
     left = FRAME[0]
     assert abs(fit[0, 0] - left) <= 1.0 and abs(fit[3, 0] - left) <= 1.0
     # The other sides stay on their lines.
@@ -49,11 +49,11 @@ def test_side_beside_the_rim_fits_the_frame_line() -> None:
 
 
 def test_without_the_grey_the_rim_takes_the_fit() -> None:
-    """The case the rule is for: the nearest ink across that side is the rim (fitted without the grey,
-    so without the rule), 9 px outside the frame's line."""
-    _, mask = _scene()
-    fit = refine_quad(mask, _found(), band=10.0)
-    assert fit[0, 0] < PAPER_LEFT and fit[3, 0] < PAPER_LEFT
+    """The case the rule is for: the nearest ink across that side is the rim (fitted without the rule:
+    the fits the frame search weighs outlines by), 9 px outside the frame's line."""
+    gray, mask = _scene()
+    for fit in (refine_quad(mask, _found(), band=10.0), refine_quad(mask, _found(), band=10.0, gray=gray)):
+        assert fit[0, 0] < PAPER_LEFT and fit[3, 0] < PAPER_LEFT
 
 
 def test_frame_on_paper_all_round_is_fitted_as_before() -> None:
@@ -62,4 +62,5 @@ def test_frame_on_paper_all_round_is_fitted_as_before() -> None:
     mask[:, :PAPER_LEFT] = 0
     gray[:, :PAPER_LEFT] = 220
     quad = _found()
-    assert np.allclose(refine_quad(mask, quad, band=10.0, gray=gray), refine_quad(mask, quad, band=10.0))
+    assert np.allclose(refine_quad(mask, quad, band=10.0, gray=gray, off_rim=True),
+                       refine_quad(mask, quad, band=10.0))
