@@ -4,7 +4,8 @@ The preview's ink along a frame side drawn a few px inside the paper's edge also
 just outside the edge (a band of "ink": darker than the paper nearby). Where the outline as found lies
 between the two, the nearest ink across the side was the rim's, and `refine_quad` fitted the side onto
 the paper's edge (bench_styles seed 43000, motion, photo 5: 69 px off). A drawn line has paper on both
-sides, so on a side with the table beyond it only ink at most `_RIM_GAP` px outside the side counts.
+sides, so in the final fit (`off_rim`) only ink at most `_RIM_GAP` px outside a side with the table beyond
+it counts.
 """
 
 from __future__ import annotations
