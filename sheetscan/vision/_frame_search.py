@@ -277,12 +277,14 @@ def _area(outline: tuple[FrameCandidate, U8]) -> float:
     return quad_area(outline[0].quad)
 
 
-def fitted(chosen: tuple[FrameCandidate, U8], dark: U8) -> F64:
+def fitted(chosen: tuple[FrameCandidate, U8], dark: U8, *, off_rim: bool = False) -> F64:
     """The outline's corners fitted to the ink of its level (`refine_quad`, kept off the paper's edge seen
     in `dark`, the grey of the preview it was found in), as `sheet._from_drawn_frame` fits them (an
-    outline running off the preview as it was found)."""
+    outline running off the preview as it was found); `off_rim`: a side with the table beyond it fitted
+    clear of the table's rim too (`refine_quad`), as `sheet` fits the outline chosen."""
     best, mask = chosen
-    return best.quad if best.touches else refine_quad(mask, best.quad, band=_fit_band(mask), gray=dark)
+    return best.quad if best.touches else refine_quad(mask, best.quad, band=_fit_band(mask), gray=dark,
+                                                      off_rim=off_rim)
 
 
 def _fit_band(mask: U8) -> float:

@@ -16,7 +16,6 @@ from sheetscan.vision._lines import (
     intersect,
     line_through,
     nearest_run_spans,
-    nearest_runs,
     point_line_distance,
 )
 
@@ -392,22 +391,49 @@ def _spoked_corners(mask: U8, quad: F64, size: int, *, thin: float) -> int:
 
 
 def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples: int = 160,
-                gray: U8 | None = None) -> F64:
+                gray: U8 | None = None, off_rim: bool = False) -> F64:
     """Fit each side of `quad` to the ink near it (robust line fit), and intersect the fits.
 
     Along each side, at `samples` places in its middle `keep` share (so corner overshoots and lines
     meeting the side do not pull the fit), the ink within `band` px across the side is averaged into
     one point; a Huber line through those points is the side.
 
-    With `gray` (the image `mask` was cut from), a side whose fit lies on the paper's edge (the table
-    beyond it, `table_sides`) where the side as found does not, over `side_reach` off it, is fitted
-    again to the ink within `side_reach` of where it was found.
+    With `gray` (the image `mask` was cut from) and `off_rim`, a side with the table beyond it
+    (`table_sides`) is fitted to ink at most `_RIM_GAP` px outside it. With `gray`, a side whose fit lies
+    on the paper's edge (the table beyond it, `table_sides`) where the side as found does not, over
+    `side_reach` off it, is fitted again to the ink within `side_reach` of where it was found.
     """
-    lines = [_side_line(mask, quad[i], quad[(i + 1) % 4], band=band, keep=keep, samples=samples)
-             for i in range(4)]
+    fits = [_side_fit(mask, quad[i], quad[(i + 1) % 4], band=band, keep=keep, samples=samples)
+            for i in range(4)]
+    lines = [line for line, _ in fits]
     corners = _corners(lines, quad, band)
     if gray is None or corners is quad:
         return corners
+    # Decision: a side with the table beyond it as found (a frame drawn near the paper's edge, or the
+    # paper's edge itself) is fitted to ink at most `_RIM_GAP` px outside it, because a drawn line has
+    # paper on both sides while the table's rim, a band of "ink" just outside the paper's edge, lies
+    # beyond: where the outline as found ran between the frame's line and the rim (the frame's corner
+    # ticks overshooting it), the ink nearest to the side was the rim's along part of it, and the side
+    # was fitted across both lines, onto the rim at one end (bench_styles seed 43000, motion, photo 5:
+    # the outline as found 8.7 px of the preview off the frame, fitted 17 px off, 69 px of the photo;
+    # fitted to the frame, 3 px). The rim lies wholly beyond the paper's edge, the frame's line on it.
+    # Decision: only for the final fit (`off_rim`, `sheet`'s), not the fits the frame search weighs its
+    # outlines by, because there a false outline along the paper's edge fitted inwards showed a second
+    # side undrawn, and the frame that replaced it where one side was (`_frame_search._drawn_in_darkest`)
+    # was lost (bench_styles seed 31000, shadow, photo 4: 12 -> 624 px off).
+    # (Only a side whose ink reaches over `_RIM_GAP` outside it can be fitted otherwise: the others are
+    # not looked at, as `table_sides` costs about a millisecond.)
+    size = max(mask.shape)
+    found_on_table: list[bool] | None = None
+    if off_rim and any(reached for _, reached in fits):
+        found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
+        for side in range(4):
+            if fits[side][1] and found_on_table[side]:
+                lines[side] = _side_line(mask, quad[side], quad[(side + 1) % 4], band=band, keep=keep,
+                                         samples=samples, outward=_RIM_GAP)
+        corners = _corners(lines, quad, band)
+        if corners is quad:
+            return corners
     # Decision: a drawn frame has paper on both sides of every line, so a fit that moved a side onto the
     # paper's edge, the table beyond it, while the side as found had paper beyond it, was pulled off its
     # line: the frame's side seen only in dots (a faint line under motion blur, dark only where it
@@ -417,12 +443,12 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
     # the ink where `find_frames` counted it as drawn. A frame drawn close to the paper's edge has the
     # table beyond that side as found too, and keeps its fit.
     # (The sides moved off first: most fits stay within reach, and then the paper beyond is not looked at.)
-    size = max(mask.shape)
     reach = side_reach(size)
     moved = [side for side in range(4) if _moved_off(quad, corners, side, reach)]
     if not moved:
         return corners
-    found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
+    if found_on_table is None:
+        found_on_table = table_sides(gray, quad, size, side_widths(mask, quad, size))
     fit_on_table = table_sides(gray, corners, size, side_widths(mask, corners, size))
     pulled = [side for side in moved if fit_on_table[side] and not found_on_table[side]]
     if not pulled:
@@ -431,6 +457,11 @@ def refine_quad(mask: U8, quad: F64, *, band: float, keep: float = 0.8, samples:
         lines[side] = _side_line(mask, quad[side], quad[(side + 1) % 4], band=reach, keep=keep,
                                  samples=samples)
     return _corners(lines, quad, band)
+
+
+_RIM_GAP = 2.0
+"""How far (px) outside a side with the table beyond it ink still counts for that side's fit (`refine_quad`):
+the outline as found lies on the outer edge of its lines' ink."""
 
 
 def _moved_off(quad: F64, fitted: F64, side: int, reach: float) -> bool:
@@ -456,9 +487,18 @@ def _width_band(size: int) -> int:
     return max(4, round(0.012 * size))
 
 
-def _side_line(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: int) -> tuple[F64, F64]:
+def _side_line(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: int,
+               outward: float | None = None) -> tuple[F64, F64]:
     """The line the side a → b lies on in `mask` (`refine_quad`), or the side itself where too few
-    places along it find ink within `band` px."""
+    places along it find ink within `band` px; `outward`: only ink at most this many px outside the side
+    (away from the inside of an outline whose corners run clockwise on screen) counts."""
+    return _side_fit(mask, a, b, band=band, keep=keep, samples=samples, outward=outward)[0]
+
+
+def _side_fit(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: int,
+              outward: float | None = None) -> tuple[tuple[F64, F64], bool]:
+    """`_side_line`, and whether the ink it was fitted to reaches over `_RIM_GAP` px outside the side (the
+    only case where `outward=_RIM_GAP` fits it otherwise)."""
     offsets = np.arange(-int(band), int(band) + 1, dtype=np.float64)
     side = line_through(a, b)
     normal = np.array([-side[1][1], side[1][0]])
@@ -468,11 +508,15 @@ def _side_line(mask: U8, a: F64, b: F64, *, band: float, keep: float, samples: i
     x = grid[..., 0].round().astype(int)
     y = grid[..., 1].round().astype(int)
     ink = ink_at(mask, x, y)
-    centres, good = nearest_runs(ink, offsets, max(3, len(offsets) // 3))
+    if outward is not None:
+        ink = ink & (offsets >= -outward)[None, :]
+    first, last, good = nearest_run_spans(ink, offsets, max(3, len(offsets) // 3))
+    centres = (first + last) / 2
     fitted = None
-    if good.sum() >= max(8, samples // 5):
+    enough = bool(good.sum() >= max(8, samples // 5))
+    if enough:
         fitted = fit_line(base[good] + centres[good][:, None] * normal[None, :])
-    return fitted or side
+    return fitted or side, enough and bool(np.any(first[good] < -_RIM_GAP))
 
 
 def _corners(lines: list[tuple[F64, F64]], quad: F64, band: float) -> F64:

@@ -341,7 +341,7 @@ def _from_drawn_frame(photo: Photo, chosen: tuple[FrameCandidate, U8], dark: U8,
     """The sheet inside the chosen outline, found at `scale` in the part of the photo whose top-left
     corner is at `shift`, whose grey at that scale is `dark`."""
     best = chosen[0]
-    corners = order_clockwise(fitted(chosen, dark) / scale + shift)
+    corners = order_clockwise(fitted(chosen, dark, off_rim=True) / scale + shift)
     partial, where = _outside(corners, photo)
     notes: list[str] = []
     if best.touches or partial:
