@@ -16,17 +16,7 @@ import numpy as np
 from sheetscan.vision._bend import _dilated_at, _ink_across, _near
 from sheetscan.vision._lines import ink_at
 from sheetscan.vision.zones import _densify
-
-
-def _ink_by_hand(mask: np.ndarray, points: np.ndarray, normals: np.ndarray, search: float) -> np.ndarray:
-    height, width = mask.shape
-    offsets = range(-int(search), int(search) + 1)
-    out = np.zeros((len(points), len(offsets)), bool)
-    for i, ((px, py), (nx, ny)) in enumerate(zip(points.tolist(), normals.tolist(), strict=True)):
-        for j, o in enumerate(offsets):
-            x, y = round(px + o * nx), round(py + o * ny)  # Python rounds halves to even, as numpy
-            out[i, j] = 0 <= x < width and 0 <= y < height and mask[y, x] > 0
-    return out
+from tests.vision._ink_by_hand import ink_by_hand
 
 
 def test_ink_across_is_the_ink_at_each_rounded_place() -> None:
@@ -42,7 +32,7 @@ def test_ink_across_is_the_ink_at_each_rounded_place() -> None:
         for search in (0.0, 3.0, 7.9):
             ink, offsets = _ink_across(mask, points, normals, search)
             assert offsets.tolist() == list(range(-int(search), int(search) + 1))
-            assert np.array_equal(ink, _ink_by_hand(mask, points, normals, search))
+            assert np.array_equal(ink, ink_by_hand(mask, points, normals, search))
 
 
 def test_dilated_at_is_the_whole_masks_dilation_at_each_place() -> None:
@@ -73,7 +63,7 @@ def test_ink_across_dilated_is_the_ink_across_the_dilated_mask() -> None:
     normals = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     fat = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
     ink, _ = _ink_across(mask, points, normals, 6.0, dilated=5)
-    assert np.array_equal(ink, _ink_by_hand(fat, points, normals, 6.0))
+    assert np.array_equal(ink, ink_by_hand(fat, points, normals, 6.0))
 
 
 def test_near_is_the_nearest_end_within_reach() -> None:

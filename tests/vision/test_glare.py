@@ -1,9 +1,10 @@
 """The ink stage under a specular glare (`_glare.without_glare`): the ink a glare washes out is found again,
 and light that only brightens the sheet changes nothing.
 
-The sheets are drawn here: rings ("0"s) of dark ink (brightness 60) on paper of brightness 210, one every
-80 px. A glare is light added to the paper and the ink alike, x -> x (1 - w) + 255 w: with w = 0.8 a ring's
-darkness against the paper, 1 - 60 / 210 = 0.71 of the paper's brightness, falls to
+The sheets are drawn by `tests/vision/_glare_rings.py`: rings ("0"s) of dark ink (brightness 60) on paper
+of brightness 210, one every 80 px. A glare is light added to the paper and the ink alike,
+x -> x (1 - w) + 255 w: with w = 0.8 a ring's darkness against the paper, 1 - 60 / 210 = 0.71 of the
+paper's brightness, falls to
 (210 - 60) x 0.2 / (210 x 0.2 + 255 x 0.8) = 30 / 246 = 0.12, below the ink stage's weak threshold (0.16),
 while on the paper beside the glare it stays 0.71.
 """
@@ -15,18 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheetscan.vision.ink import _paper_brightness, _strength, find_ink, ink_strength
-
-Image = npt.NDArray[np.uint8]
-HEIGHT, WIDTH, STEP = 1000, 800, 80
-
-
-def _sheet() -> Image:
-    """Paper 210 with a ring of ink 60 every STEP px (grey)."""
-    sheet = np.full((HEIGHT, WIDTH), 210, np.uint8)
-    for y in range(STEP // 2, HEIGHT, STEP):
-        for x in range(STEP // 2, WIDTH, STEP):
-            cv2.circle(sheet, (x, y), 14, 60, 4, cv2.LINE_AA)
-    return sheet
+from tests.vision._glare_rings import HEIGHT, WIDTH, ring_sheet, rings_found
 
 
 def _field(peak: float, radius: float) -> npt.NDArray[np.float64]:
@@ -37,38 +27,23 @@ def _field(peak: float, radius: float) -> npt.NDArray[np.float64]:
     return np.asarray(peak * np.exp(-fall), np.float64)
 
 
-def _rings_found(mask: Image, near_middle: float, *, beyond: float = -1.0) -> float:
-    """The share of the rings within `near_middle` px of the middle (and further than `beyond`) that the ink
-    mask holds half of."""
-    found = total = 0
-    for y in range(STEP // 2, HEIGHT, STEP):
-        for x in range(STEP // 2, WIDTH, STEP):
-            if not beyond < np.hypot(x - WIDTH / 2, y - HEIGHT / 2) <= near_middle:
-                continue
-            ring = np.zeros_like(mask)
-            cv2.circle(ring, (x, y), 14, 255, 2)
-            total += 1
-            found += int(np.count_nonzero(mask[ring > 0]) >= 0.5 * np.count_nonzero(ring))
-    return found / total
-
-
 def test_ink_under_a_glare_is_found_again() -> None:
-    sheet = _sheet().astype(np.float64)
+    sheet = ring_sheet(60).astype(np.float64)
     wash = _field(0.8, 120.0)
     glared = np.clip(np.rint(sheet * (1 - wash) + 255.0 * wash), 0, 255).astype(np.uint8)
     # Without the correction (the ratio to the paper alone) the rings in the glare are lost: 0.12 < 0.16.
     plain = _strength(glared, _paper_brightness(glared))
     assert int(plain[HEIGHT // 2 - 14 - 1: HEIGHT // 2 - 14 + 2, WIDTH // 2].max()) < 0.16 * 255
     ink = find_ink(glared)
-    assert _rings_found(ink.mask, 100.0) == 1.0
+    assert rings_found(ink.mask, 100.0) == 1.0
     # Away from the glare the rings are as they were.
-    assert _rings_found(ink.mask, 2000.0) >= 0.95
+    assert rings_found(ink.mask, 2000.0) >= 0.95
 
 
 def test_brighter_light_alone_changes_nothing() -> None:
     # A lamp nearer the middle: paper and ink both brighter by up to 20 % (the paper to 252): the ink's
     # darkness against the paper is a ratio and stays; so must the strength.
-    sheet = _sheet().astype(np.float64)
+    sheet = ring_sheet(60).astype(np.float64)
     lit = np.clip(np.rint(sheet * (1.0 + _field(0.2, 120.0))), 0, 255).astype(np.uint8)
     assert int(lit.max()) == 252
     expected = _strength(lit, _paper_brightness(lit))
@@ -79,7 +54,7 @@ def test_the_lit_side_of_a_shadow_is_no_glare() -> None:
     # A hand's shadow over the left 40 % of the sheet at 0.45 of the light, its edge soft over 20 px: the
     # lit side is brighter than the shadowed one, but light only scales paper and ink alike there, and the
     # lit stretch is far wider than a glare patch: the strength is the plain ratio to the paper.
-    sheet = _sheet().astype(np.float64)
+    sheet = ring_sheet(60).astype(np.float64)
     xx = np.arange(WIDTH, dtype=np.float64)[None, :]
     cover = 1.0 / (1.0 + np.exp((xx - 0.4 * WIDTH) / 5.0))
     shaded = np.clip(np.rint(sheet * (1.0 - 0.55 * cover)), 0, 255).astype(np.uint8)
@@ -94,15 +69,12 @@ def test_a_black_line_in_the_glare_does_not_hide_it() -> None:
     # about half the paper's lift there, and the rings near the line stayed below the thresholds (2 of the
     # 4 rings within 100 px of the middle found); measured by the paper's lift, which the lifted blacks
     # confirm, every one is found.
-    sheet = np.full((HEIGHT, WIDTH), 210, np.uint8)
-    for y in range(STEP // 2, HEIGHT, STEP):
-        for x in range(STEP // 2, WIDTH, STEP):
-            cv2.circle(sheet, (x, y), 14, 120, 4, cv2.LINE_AA)
+    sheet = ring_sheet(120)
     cv2.line(sheet, (WIDTH // 2 - 150, HEIGHT // 2 + 40), (WIDTH // 2 + 150, HEIGHT // 2 + 40), 15, 6)
     wash = _field(0.7, 120.0)
     glared = np.clip(np.rint(sheet.astype(np.float64) * (1 - wash) + 255.0 * wash), 0, 255).astype(np.uint8)
     ink = find_ink(glared)
-    assert _rings_found(ink.mask, 100.0) == 1.0
+    assert rings_found(ink.mask, 100.0) == 1.0
 
 
 def test_ink_in_a_glares_skirt_is_found_again() -> None:
@@ -112,11 +84,8 @@ def test_ink_in_a_glares_skirt_is_found_again() -> None:
     # against the strong threshold's 0.32. When only the core, where the glare takes more than half of the
     # ink's darkness, was given its contrast back, a fifth of these rings was lost at the step (0.8 found);
     # the skirt joined to the core is given back too.
-    sheet = np.full((HEIGHT, WIDTH), 210, np.uint8)
-    for y in range(STEP // 2, HEIGHT, STEP):
-        for x in range(STEP // 2, WIDTH, STEP):
-            cv2.circle(sheet, (x, y), 14, 120, 4, cv2.LINE_AA)
+    sheet = ring_sheet(120)
     wash = _field(0.8, 120.0)
     glared = np.clip(np.rint(sheet.astype(np.float64) * (1 - wash) + 255.0 * wash), 0, 255).astype(np.uint8)
     ink = find_ink(glared)
-    assert _rings_found(ink.mask, 240.0, beyond=190.0) == 1.0
+    assert rings_found(ink.mask, 240.0, beyond=190.0) == 1.0

@@ -1,9 +1,10 @@
 """The ink stage under a deep specular glare (`_glare.without_glare`), as the glare style renders it: the ink
 keeps 15-30 % of its darkness in the patch's middle, and all of it must be given back.
 
-The sheets are drawn here: rings ("0"s) of a pale pen (brightness 120) on paper of brightness 210, one every
-80 px, so the truth is where the rings were drawn. Under a glare x -> x (1 - w) + 255 w with w = 0.8, a
-ring's darkness against the paper, 1 - 120 / 210 = 0.43 of the paper's brightness, falls to
+The sheets are drawn by `tests/vision/_glare_rings.py`: rings ("0"s) of a pale pen (brightness 120) on paper
+of brightness 210, one every 80 px, so the truth is where the rings were drawn. Under a glare
+x -> x (1 - w) + 255 w with w = 0.8, a ring's darkness against the paper, 1 - 120 / 210 = 0.43 of the
+paper's brightness, falls to
 (210 - 120) x 0.2 / (210 x 0.2 + 255 x 0.8) = 18 / 246 = 0.073, which keeps F (1 - w) / (F (1 - w) + 255 w)
 = 42 / 246 = 0.17 of it. Given back at most 1 / 0.3 of it (the earlier bound), it reached 0.24, below the
 strong threshold (0.32): every ring in the glare's middle was lost.
@@ -13,20 +14,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from sheetscan.vision.ink import find_ink
-
-Image = npt.NDArray[np.uint8]
-HEIGHT, WIDTH, STEP = 1000, 800, 80
-
-
-def _sheet(pen: int) -> Image:
-    sheet = np.full((HEIGHT, WIDTH), 210, np.uint8)
-    for y in range(STEP // 2, HEIGHT, STEP):
-        for x in range(STEP // 2, WIDTH, STEP):
-            cv2.circle(sheet, (x, y), 14, pen, 4, cv2.LINE_AA)
-    return sheet
+from tests.vision._glare_rings import HEIGHT, STEP, WIDTH, Image, ring_sheet, rings_found
 
 
 def _glared(sheet: Image, peak: float, radius: float, *, noise: float = 0.0) -> Image:
@@ -40,19 +30,6 @@ def _glared(sheet: Image, peak: float, radius: float, *, noise: float = 0.0) -> 
     return np.clip(np.rint(seen), 0, 255).astype(np.uint8)
 
 
-def _rings_found(mask: Image, near_middle: float) -> float:
-    found = total = 0
-    for y in range(STEP // 2, HEIGHT, STEP):
-        for x in range(STEP // 2, WIDTH, STEP):
-            if np.hypot(x - WIDTH / 2, y - HEIGHT / 2) > near_middle:
-                continue
-            ring = np.zeros_like(mask)
-            cv2.circle(ring, (x, y), 14, 255, 2)
-            total += 1
-            found += int(np.count_nonzero(mask[ring > 0]) >= 0.5 * np.count_nonzero(ring))
-    return found / total
-
-
 def _off_the_rings(mask: Image) -> int:
     """Ink pixels farther than 8 px from every ring's stroke."""
     rings = np.zeros_like(mask)
@@ -63,21 +40,21 @@ def _off_the_rings(mask: Image) -> int:
 
 
 def test_a_pale_pen_in_a_deep_glares_middle_is_found() -> None:
-    ink = find_ink(_glared(_sheet(120), 0.8, 120.0))
-    assert _rings_found(ink.mask, 110.0) == 1.0
-    assert _rings_found(ink.mask, 2000.0) >= 0.95
+    ink = find_ink(_glared(ring_sheet(120), 0.8, 120.0))
+    assert rings_found(ink.mask, 110.0) == 1.0
+    assert rings_found(ink.mask, 2000.0) >= 0.95
 
 
 def test_the_deepest_glare_of_the_style_keeps_its_ink() -> None:
     # w = 0.85, the glare style's deepest: a black-ish pen (60) keeps F (1 - w) / (F (1 - w) + 255 w) =
     # 31.5 / 248 = 0.13 of its darkness, 0.09 of the paper's brightness, below the weak threshold (0.16).
-    ink = find_ink(_glared(_sheet(60), 0.85, 120.0))
-    assert _rings_found(ink.mask, 110.0) == 1.0
+    ink = find_ink(_glared(ring_sheet(60), 0.85, 120.0))
+    assert rings_found(ink.mask, 110.0) == 1.0
 
 
 def test_the_paper_under_a_deep_glare_grows_no_ink() -> None:
     # The camera's noise (2 grey levels) is given back the glare's contrast with the ink, up to 7.8 times in
     # the middle of w = 0.8: it must stay below the thresholds, and the paper between the rings stay empty.
-    ink = find_ink(_glared(_sheet(120), 0.8, 120.0, noise=2.0))
-    assert _rings_found(ink.mask, 110.0) == 1.0
+    ink = find_ink(_glared(ring_sheet(120), 0.8, 120.0, noise=2.0))
+    assert rings_found(ink.mask, 110.0) == 1.0
     assert _off_the_rings(ink.mask) == 0

@@ -12,17 +12,7 @@ import cv2
 import numpy as np
 
 from sheetscan.vision._bend import _ink_at_places, trace_places
-
-
-def _by_hand(mask: np.ndarray, points: np.ndarray, normals: np.ndarray, search: float) -> np.ndarray:
-    height, width = mask.shape
-    offsets = range(-int(search), int(search) + 1)
-    out = np.zeros((len(points), len(offsets)), bool)
-    for i, ((px, py), (nx, ny)) in enumerate(zip(points.tolist(), normals.tolist(), strict=True)):
-        for j, o in enumerate(offsets):
-            x, y = round(px + o * nx), round(py + o * ny)  # Python rounds halves to even, as numpy
-            out[i, j] = 0 <= x < width and 0 <= y < height and mask[y, x] > 0
-    return out
+from tests.vision._ink_by_hand import ink_by_hand
 
 
 def test_places_are_looked_up_as_the_rounded_pixels_of_each_mask() -> None:
@@ -41,7 +31,7 @@ def test_places_are_looked_up_as_the_rounded_pixels_of_each_mask() -> None:
             for side in (1, 3, 9):
                 fat = mask if side == 1 else cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT,
                                                                                           (side, side)))
-                truth = _by_hand(fat, places.points, places.normals, 6.0)
+                truth = ink_by_hand(fat, places.points, places.normals, 6.0)
                 assert np.array_equal(_ink_at_places(mask, places, side), truth)
                 rows = np.flatnonzero(rng.random(len(places.points)) < 0.3)
                 assert np.array_equal(_ink_at_places(mask, places, side, rows), truth[rows])
