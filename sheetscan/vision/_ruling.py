@@ -1,5 +1,5 @@
 """Stage 4 of reading a photo: the specks that squared paper's ruling leaves in the ink where it is too
-faint to be found and taken out whole (`without_ruling_specks`, with the faint ruling from
+faint to be found and taken out whole (`labelled_without_ruling_specks`, with the faint ruling from
 `faint_ruling`)."""
 
 from __future__ import annotations
@@ -11,16 +11,9 @@ import numpy.typing as npt
 from sheetscan.vision._line_pieces import blob_stats
 from sheetscan.vision._lines import at_least, cleared, opening, shrunk
 
-__all__ = ["faint_ruling", "labelled_without_ruling_specks", "without_ruling_specks", "written_on_ruling"]
+__all__ = ["faint_ruling", "labelled_without_ruling_specks", "written_on_ruling"]
 
 Mask = npt.NDArray[np.uint8]
-
-
-def without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: float,
-                           share: float = 0.9, darker: float = 2.0, faint: Mask | None = None) -> Mask:
-    """`labelled_without_ruling_specks`' mask alone."""
-    return labelled_without_ruling_specks(mask, strength, level=level, length=length, share=share,
-                                          darker=darker, faint=faint)[0]
 
 
 def labelled_without_ruling_specks(mask: Mask, strength: Mask, *, level: float, length: float,

@@ -181,7 +181,7 @@ def find_ink(
     if line_mask is not None:
         mask = cut_long_blobs(mask, max_length=max_extent * min(mask.shape),
                                straight=grid_length * min(mask.shape))
-        mask, stroke_width = _without_line_pieces(mask, prepared, drawn, drawn_width, around)
+        mask, stroke_width = _without_line_pieces(mask, prepared, drawn, around)
     else:
         mask = drop_long_blobs(mask, max_length=max_extent * min(mask.shape))
         stroke_width = median_stroke_width(mask)
@@ -338,11 +338,11 @@ def _hysteresis(strength: Mask, *, strong: Mask | int, weak: int, weak_share: fl
     return np.asarray(cv2.bitwise_and(passes, near), np.uint8)
 
 
-def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, drawn_width: int,
-                         around: Mask | None = None) -> tuple[Mask, float]:
+def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, around: Mask | None
+                         ) -> tuple[Mask, float]:
     """`mask` less the pieces of lines no mask took out (`_line_pieces.without_line_pieces`), and its stroke
     width (`_stroke_width.median_stroke_width`, of the mask less those pieces). The ruling found in `prepared`
-    and the drawn lines (`drawn` non-zero, `drawn_width` their width), with a line width around them, count
+    and the drawn lines (`drawn` non-zero) with a line width around them (`around`, `_around` of them), count
     for neither line nor paper in the ridges past a stroke's ends; a stroke that runs on into the drawn lines'
     own mask at both ends (alone, or joined to the pale stretches of line past its ends), or lies along it
     touching it at both, is a piece of them too."""
@@ -359,9 +359,7 @@ def _without_line_pieces(mask: Mask, prepared: InkStrength, drawn: Mask | None, 
     middles = Middles(mask, labels, count, area=stats[:, cv2.CC_STAT_AREA])
     stroke = middles.width()
     silent = np.asarray(np.maximum(prepared.level, prepared.upright), np.uint8)
-    if drawn is not None:
-        if around is None:
-            around = _around(drawn, drawn_width)
+    if around is not None:
         silent = np.asarray(np.maximum(silent, around), np.uint8)
     gone = line_pieces(labels, stats, prepared.strength, stroke=max(1.0, stroke), silent=silent, drawn=drawn)
     if not gone.any():

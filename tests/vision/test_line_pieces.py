@@ -182,7 +182,8 @@ def test_blob_stats_are_the_boxes_and_areas_drawn() -> None:
     count, labels = cv2.connectedComponents(mask, connectivity=8)
     stats = blob_stats(mask, np.asarray(labels, np.int32), count)
     assert stats.tolist() == [[0, 0, 50, 40, 1978], [30, 5, 4, 4, 7], [10, 20, 5, 3, 15]]
-    # The same from the inked places listed by the caller (as `_ruling.without_ruling_specks` has them).
+    # The same from the inked places listed by the caller (as `_ruling.labelled_without_ruling_specks` has
+    # them).
     xs, ys = np.asarray(cv2.findNonZero(mask), np.int64).reshape(-1, 2).T
     given = blob_stats(mask, np.asarray(labels, np.int32), count, (xs, ys))
     assert given.tolist() == stats.tolist()

@@ -1,13 +1,14 @@
-"""Stage 4, `_ruling.without_ruling_specks`: which blobs lying on the faint ruling go, at the limits of its
-rule (shorter than the runs either way, more than two pixels, no darker than twice the ruling), with drawn
-lines lying on the ruling too (boxes are measured only for the blobs that may be specks). A blob is measured
-against the bare ruling within a quarter of a run around its middle: here the second ruling beside it."""
+"""Stage 4, `_ruling.labelled_without_ruling_specks`: which blobs lying on the faint ruling go, at the
+limits of its rule (shorter than the runs either way, more than two pixels, no darker than twice the
+ruling), with drawn lines lying on the ruling too (boxes are measured only for the blobs that may be
+specks). A blob is measured against the bare ruling within a quarter of a run around its middle: here the
+second ruling beside it."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sheetscan.vision._ruling import without_ruling_specks
+from sheetscan.vision._ruling import labelled_without_ruling_specks
 
 _RUN = 60  # the runs' length: no blob this long either way is a speck
 
@@ -40,7 +41,7 @@ def test_specks_go_by_their_length_size_and_darkness() -> None:
     _ink(mask, strength, slice(40, 43), slice(200, 202), 200)  # a written dot, 5 times the ruling: stays
     _ink(mask, strength, slice(100, 102), slice(260, 400), 120)  # a drawn line along the ruling: stays
     _ink(mask, strength, slice(150, 290), slice(200, 202), 120)  # and one down the upright ruling: stays
-    out = without_ruling_specks(mask, strength, level=0.08, length=_RUN, faint=faint)
+    out = labelled_without_ruling_specks(mask, strength, level=0.08, length=_RUN, faint=faint)[0]
     assert not out[100:102, 10:10 + _RUN - 1].any()
     assert out[100:102, 80:80 + _RUN].all()
     assert out[100:102, 160].all()

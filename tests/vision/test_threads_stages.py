@@ -31,7 +31,8 @@ def _ruled_sheet() -> tuple[np.ndarray, np.ndarray]:
     """A 600 × 600 sheet of squared paper (rulings every 30 px, 0.25 darker than the paper, across the
     whole sheet), a drawn frame (rows and columns 100-104 and 495-499, 0.7 dark) with its line mask, pen
     strokes lying along two rulings (0.5 dark over them, 24 and 20 px) and crossing one (upright, 40 px),
-    and a blue ruling-coloured tint: what `written_on_ruling` and `without_ruling_specks` both look at."""
+    and a blue ruling-coloured tint: what `written_on_ruling` and `labelled_without_ruling_specks` both look
+    at."""
     darkness = np.zeros((600, 600))
     darkness[15::30, :] = 0.25
     darkness[:, 15::30] = 0.25
