@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sheetscan.vision._arrays import F64, U8, f64, u8
-from sheetscan.vision._lines import ink_at, nearest_run_spans, nearest_runs
+from sheetscan.vision._lines import flat_places, ink_at, nearest_run_spans, nearest_runs
 
 __all__ = ["Displacement", "TracePlaces", "fit_displacement", "trace_band", "trace_bands", "trace_places"]
 
@@ -121,21 +121,38 @@ def _dilated_at(mask: U8, side: int, x: NDArray[np.intp], y: NDArray[np.intp]) -
     pixels of a whole sheet's mask: its trace went 10.5 -> 3.4-4.8 ms of CPU a photo (6 bench photos,
     seed 1000, old and new alternated on the calls captured from their scans).
     """
-    height, width = mask.shape
-    if x.size == 0:
+    box = _dilated_box(mask.shape, side, x, y)
+    if box is None:
         return np.zeros(x.shape, np.bool_)
+    x0, x1, y0, y1 = box
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
+    if _mostly(box, mask.shape):
+        # (Most of the mask: dilated whole, as a contiguous image, and looked up where the places are.)
+        return ink_at(u8(cv2.dilate(mask, kernel)), x, y)
+    fat = u8(cv2.dilate(mask[y0:y1, x0:x1], kernel))
+    return ink_at(fat, x - x0, y - y0)
+
+
+def _dilated_box(shape: tuple[int, ...], side: int, x: NDArray[np.intp], y: NDArray[np.intp]
+                 ) -> tuple[int, int, int, int] | None:
+    """The part of a mask of `shape` (x0, x1, y0, y1) whose dilation by a square of side `side` gives its
+    values at the places (x, y) (`_dilated_at`), or None when no place lies where the mask's can reach."""
+    height, width = shape[:2]
+    if x.size == 0:
+        return None
     # cv2's default anchor: pixel (x, y) takes the mask from x − anchor to x − anchor + side − 1.
     anchor = side // 2
     x0, x1 = max(0, int(x.min()) - anchor), min(width, int(x.max()) - anchor + side)
     y0, y1 = max(0, int(y.min()) - anchor), min(height, int(y.max()) - anchor + side)
     if x1 <= x0 or y1 <= y0:
-        return np.zeros(x.shape, np.bool_)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
-    if 2 * (x1 - x0) * (y1 - y0) > width * height:
-        # (Most of the mask: dilated whole, as a contiguous image, and looked up where the places are.)
-        return ink_at(u8(cv2.dilate(mask, kernel)), x, y)
-    fat = u8(cv2.dilate(mask[y0:y1, x0:x1], kernel))
-    return ink_at(fat, x - x0, y - y0)
+        return None
+    return x0, x1, y0, y1
+
+
+def _mostly(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> bool:
+    """Whether `box` (x0, x1, y0, y1) is over half of a mask of `shape`: then the whole mask is dilated."""
+    x0, x1, y0, y1 = box
+    return 2 * (x1 - x0) * (y1 - y0) > shape[0] * shape[1]
 
 
 def fit_displacement(mask: U8, polylines: list[F64], *, center: tuple[float, float], half: float,
@@ -252,20 +269,13 @@ def _ink_at_places(mask: U8, places: TracePlaces, side: int,
     height, width = mask.shape
     if side > 1:
         x, y = (places.xs, places.ys) if rows is None else (places.xs[rows], places.ys[rows])
-        if x.size == 0:
-            return np.zeros(x.shape, np.bool_)
         # (The box `_dilated_at` dilates: where it is not most of the mask, that box is dilated alone.)
-        anchor = side // 2
-        box_w = min(width, int(x.max()) - anchor + side) - max(0, int(x.min()) - anchor)
-        box_h = min(height, int(y.max()) - anchor + side) - max(0, int(y.min()) - anchor)
-        if box_w <= 0 or box_h <= 0 or 2 * box_w * box_h <= width * height:
+        box = _dilated_box(mask.shape, side, x, y)
+        if box is None or not _mostly(box, mask.shape):
             return _dilated_at(mask, side, x, y)
         mask = u8(cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))))
     if (height, width) not in places.flat:
-        inside = places.xs.view(np.uintp) < width
-        inside &= places.ys.view(np.uintp) < height
-        index = places.ys * width
-        index += places.xs
+        index, inside = flat_places(height, width, places.xs, places.ys)
         np.clip(index, 0, height * width - 1, out=index)
         places.flat[height, width] = index, inside
     index, inside = places.flat[height, width]
